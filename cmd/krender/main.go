@@ -1,0 +1,112 @@
+// Command krender renders Kubernetes manifests from templates and a
+// per-environment profile, substituting only the profile's variables.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/krender/krender/render"
+)
+
+// Exit statuses, as kubectl-adjacent linters use them.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, render.OSFS{}))
+}
+
+// errFindings makes a command exit 1 without printing anything more.
+var errFindings = errors.New("findings")
+
+// run is the whole CLI; tests call it in-process.
+func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
+	root := &cobra.Command{
+		Use:           "krender",
+		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys))
+	err := root.Execute()
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errFindings):
+		return exitFindings
+	}
+	fmt.Fprintf(stderr, "krender: %v\n", err)
+	return exitError
+}
+
+func renderFlags(c *cobra.Command, o *render.Options) {
+	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
+	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
+	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
+	c.Flags().StringVar(&o.Namespace, "namespace", "", "namespace of objects that name none (default: the profile's, else \"default\")")
+}
+
+func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
+	var o render.Options
+	var out string
+	c := &cobra.Command{
+		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [-o DIR|-] PATH...",
+		Short: "Render templates for a profile to stdout or to a directory",
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Paths = args
+			e, err := render.New(fsys, o)
+			if err != nil {
+				return err
+			}
+			var res *render.Result
+			if out == "" || out == "-" {
+				res, err = e.WriteStream(stdout)
+			} else {
+				res, err = e.WriteDir(out)
+			}
+			if err != nil {
+				return err
+			}
+			printNotes(stderr, res)
+			return nil
+		},
+	}
+	renderFlags(c, &o)
+	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically), or - for stdout")
+	return c
+}
+
+func varsCmd(stdout io.Writer, fsys render.FS) *cobra.Command {
+	var o render.Options
+	c := &cobra.Command{
+		Use:   "vars -p PROFILE [-t TENANT]... PATH...",
+		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Paths = args
+			e, err := render.New(fsys, o)
+			if err != nil {
+				return err
+			}
+			return e.WriteVars(stdout)
+		},
+	}
+	renderFlags(c, &o)
+	return c
+}
+
+func printNotes(w io.Writer, res *render.Result) {
+	for _, n := range res.Notes {
+		fmt.Fprintln(w, n.String())
+	}
+}

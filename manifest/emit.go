@@ -1,0 +1,77 @@
+package manifest
+
+import (
+	"bufio"
+	"io"
+	"strings"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	"go.yaml.in/yaml/v4"
+)
+
+const yqDocSeparator = "$yqDocSeparator$"
+
+// Encoder writes objects as one multi-document stream, laid out exactly as
+// `yq` prints them (indent 2, no line wrapping, leading comments kept).
+type Encoder struct {
+	w     *bufio.Writer
+	count int
+}
+
+func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: bufio.NewWriter(w)} }
+
+// Encode writes one object, preceded by `---` unless it is the first.
+func (e *Encoder) Encode(o *Object) error {
+	if e.count > 0 && !strings.HasPrefix(o.Leading, yqDocSeparator) {
+		if _, err := e.w.WriteString("---\n"); err != nil {
+			return err
+		}
+	}
+	e.count++
+	if err := yqlib.PrintYAMLLeadingContent(e.w, o.Leading, true, false); err != nil {
+		return err
+	}
+	// yq prints the root's foot comment after the document, as raw content.
+	foot := o.Node.FootComment
+	o.Node.FootComment = ""
+	defer func() { o.Node.FootComment = foot }()
+	d, err := yaml.NewDumper(e.w,
+		yaml.WithV3Defaults(),
+		yaml.WithIndent(2),
+		yaml.WithCompactSeqIndent(false),
+		yaml.WithLineWidth(-1),
+	)
+	if err != nil {
+		return err
+	}
+	if err := d.Dump(o.Node); err != nil {
+		return err
+	}
+	if err := d.Close(); err != nil {
+		return err
+	}
+	if foot != "" {
+		if err := yqlib.PrintYAMLLeadingContent(e.w, foot, true, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Flush writes out buffered output.
+func (e *Encoder) Flush() error { return e.w.Flush() }
+
+// Marshal renders objects as one stream.
+func Marshal(objs []*Object) ([]byte, error) {
+	var b strings.Builder
+	enc := NewEncoder(&b)
+	for _, o := range objs {
+		if err := enc.Encode(o); err != nil {
+			return nil, err
+		}
+	}
+	if err := enc.Flush(); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}

@@ -1,0 +1,217 @@
+package manifest
+
+import (
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+)
+
+// Object is one Kubernetes object of a render. Nodes keep the line and column
+// the parser gave them; nodes that came from another file (an injected
+// fragment) are recorded in origin so their positions name that file.
+type Object struct {
+	Node    *yaml.Node // the document's root mapping
+	Src     *Source    // the template the object came from
+	Doc     int        // index of the document within Src
+	Leading string     // comments and separators before the first document, as yq keeps them
+	Tenant  string
+
+	origin map[*yaml.Node]*Source
+}
+
+// Pos is where n was written: in the template, or in the fragment it came from.
+func (o *Object) Pos(n *yaml.Node) filepos.Pos {
+	src := o.Src
+	if s, ok := o.origin[n]; ok {
+		src = s
+	}
+	if n == nil {
+		return filepos.Pos{File: src.Path}
+	}
+	return filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}
+}
+
+// SourceOf is the file n was written in.
+func (o *Object) SourceOf(n *yaml.Node) *Source {
+	if s, ok := o.origin[n]; ok {
+		return s
+	}
+	return o.Src
+}
+
+// Adopt records that the subtree at n was written in src.
+func (o *Object) Adopt(n *yaml.Node, src *Source) {
+	if src == o.Src {
+		return
+	}
+	if o.origin == nil {
+		o.origin = map[*yaml.Node]*Source{}
+	}
+	Walk(n, func(c *yaml.Node) { o.origin[c] = src })
+}
+
+// Clone deep-copies the object so that each tenant (or split copy) can be
+// changed without touching the others.
+func (o *Object) Clone() *Object {
+	c := *o
+	var remap func(*yaml.Node) *yaml.Node
+	seen := map[*yaml.Node]*yaml.Node{}
+	c.origin = nil
+	if len(o.origin) > 0 {
+		c.origin = make(map[*yaml.Node]*Source, len(o.origin))
+	}
+	remap = func(n *yaml.Node) *yaml.Node {
+		if n == nil {
+			return nil
+		}
+		if m, ok := seen[n]; ok {
+			return m
+		}
+		m := *n
+		seen[n] = &m
+		if src, ok := o.origin[n]; ok {
+			c.origin[&m] = src
+		}
+		m.Alias = remap(n.Alias)
+		if n.Content != nil {
+			m.Content = make([]*yaml.Node, len(n.Content))
+			for i, ch := range n.Content {
+				m.Content[i] = remap(ch)
+			}
+		}
+		return &m
+	}
+	c.Node = remap(o.Node)
+	return &c
+}
+
+// Walk visits n and every node below it, keys included, depth first.
+func Walk(n *yaml.Node, f func(*yaml.Node)) {
+	if n == nil {
+		return
+	}
+	f(n)
+	for _, c := range n.Content {
+		Walk(c, f)
+	}
+}
+
+// WalkScalars visits every scalar below n, telling mapping keys apart.
+func WalkScalars(n *yaml.Node, f func(s *yaml.Node, key bool)) {
+	if n == nil {
+		return
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		f(n, false)
+	case yaml.MappingNode:
+		for i, c := range n.Content {
+			if i%2 == 0 && c.Kind == yaml.ScalarNode {
+				f(c, true)
+			} else {
+				WalkScalars(c, f)
+			}
+		}
+	default:
+		for _, c := range n.Content {
+			WalkScalars(c, f)
+		}
+	}
+}
+
+func (o *Object) APIVersion() string { return ScalarAt(o.Node, "apiVersion") }
+func (o *Object) Kind() string       { return ScalarAt(o.Node, "kind") }
+func (o *Object) Name() string       { return ScalarAt(o.Node, "metadata", "name") }
+func (o *Object) Namespace() string  { return ScalarAt(o.Node, "metadata", "namespace") }
+
+// Group is the API group of apiVersion ("" for the core group).
+func (o *Object) Group() string {
+	av := o.APIVersion()
+	for i := 0; i < len(av); i++ {
+		if av[i] == '/' {
+			return av[:i]
+		}
+	}
+	return ""
+}
+
+// Lookup follows mapping keys from n and returns the node found, or nil.
+func Lookup(n *yaml.Node, path ...string) *yaml.Node {
+	for _, key := range path {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		n = Value(n, key)
+	}
+	return n
+}
+
+// ScalarAt is the scalar value at path, or "".
+func ScalarAt(n *yaml.Node, path ...string) string {
+	v := Lookup(n, path...)
+	if v == nil || v.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return v.Value
+}
+
+// Value returns the value node of key in mapping m, or nil.
+func Value(m *yaml.Node, key string) *yaml.Node {
+	if _, v := KeyValue(m, key); v != nil {
+		return v
+	}
+	return nil
+}
+
+// KeyValue returns the key and value nodes of key in mapping m.
+func KeyValue(m *yaml.Node, key string) (*yaml.Node, *yaml.Node) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	return nil, nil
+}
+
+// Put sets key in mapping m to v, appending the key when it is new.
+func Put(m *yaml.Node, key string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content[i+1] = v
+			return
+		}
+	}
+	m.Content = append(m.Content, String(key), v)
+}
+
+// Delete removes key from mapping m and reports whether it was there.
+func Delete(m *yaml.Node, key string) bool {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Ensure returns the mapping at key in m, creating an empty one when absent.
+func Ensure(m *yaml.Node, key string) *yaml.Node {
+	if v := Value(m, key); v != nil && v.Kind == yaml.MappingNode {
+		return v
+	}
+	v := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	Put(m, key, v)
+	return v
+}
+
+// String is a new plain string scalar.
+func String(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}

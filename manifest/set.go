@@ -1,0 +1,77 @@
+package manifest
+
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+)
+
+// Set is one unit of a render: every object rendered for one tenant (or for
+// the profile itself when it has no tenants). Stages change it in place.
+type Set struct {
+	Tenant    string
+	Namespace string // where objects without metadata.namespace live
+	Objects   []*Object
+	Notes     []filepos.Note
+}
+
+// Note records something the user should see on stderr.
+func (s *Set) Note(sev filepos.Severity, pos filepos.Pos, msg string) {
+	s.Notes = append(s.Notes, filepos.Note{Pos: pos, Severity: sev, Msg: msg})
+}
+
+// NamespaceOf is the namespace o lives in within this render.
+func (s *Set) NamespaceOf(o *Object) string {
+	if ns := o.Namespace(); ns != "" {
+		return ns
+	}
+	return s.Namespace
+}
+
+// DirectivePrefix marks annotations that talk to krender; they are removed
+// from the output once every stage has read them.
+const DirectivePrefix = "krender.io/"
+
+// Directive returns the value of the krender.io/<name> annotation on o.
+func (o *Object) Directive(name string) (string, *yaml.Node, bool) {
+	ann := Lookup(o.Node, "metadata", "annotations")
+	k, v := KeyValue(ann, DirectivePrefix+name)
+	if v == nil {
+		return "", nil, false
+	}
+	return v.Value, k, true
+}
+
+// StripDirectives removes krender.io/ directive annotations (keeping those
+// listed in keep, which are krender's own outputs) and an annotations map left empty.
+func (o *Object) StripDirectives(keep ...string) {
+	md := Value(o.Node, "metadata")
+	ann := Value(md, "annotations")
+	if ann == nil || ann.Kind != yaml.MappingNode {
+		return
+	}
+	changed := false
+	for i := 0; i+1 < len(ann.Content); {
+		k := ann.Content[i].Value
+		if strings.HasPrefix(k, DirectivePrefix) && !contains(keep, k) {
+			ann.Content = append(ann.Content[:i], ann.Content[i+2:]...)
+			changed = true
+			continue
+		}
+		i += 2
+	}
+	if changed && len(ann.Content) == 0 {
+		Delete(md, "annotations")
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

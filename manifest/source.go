@@ -1,0 +1,50 @@
+// Package manifest is the document model every krender stage shares: a
+// Kubernetes object as a YAML node tree that still knows which file, line and
+// column each node was written at.
+package manifest
+
+import (
+	"sort"
+	"unicode/utf8"
+
+	"github.com/krender/krender/filepos"
+)
+
+// Source is one input file: its name as the user wrote it and its bytes, kept
+// so positions inside a scalar (a `${VAR}` in a block script) can be found.
+type Source struct {
+	Path       string
+	Text       []byte
+	lineStarts []int
+}
+
+func NewSource(path string, text []byte) *Source {
+	s := &Source{Path: path, Text: text, lineStarts: []int{0}}
+	for i, c := range text {
+		if c == '\n' {
+			s.lineStarts = append(s.lineStarts, i+1)
+		}
+	}
+	return s
+}
+
+// Offset converts a 1-based line and column (in characters, as the YAML
+// parser counts them) to a byte offset; -1 when out of range.
+func (s *Source) Offset(line, col int) int {
+	if line < 1 || line > len(s.lineStarts) {
+		return -1
+	}
+	off := s.lineStarts[line-1]
+	for c := 1; c < col && off < len(s.Text) && s.Text[off] != '\n'; c++ {
+		_, size := utf8.DecodeRune(s.Text[off:])
+		off += size
+	}
+	return off
+}
+
+// PosAt converts a byte offset back to a position.
+func (s *Source) PosAt(off int) filepos.Pos {
+	line := sort.Search(len(s.lineStarts), func(i int) bool { return s.lineStarts[i] > off })
+	start := s.lineStarts[line-1]
+	return filepos.Pos{File: s.Path, Line: line, Col: utf8.RuneCount(s.Text[start:off]) + 1}
+}

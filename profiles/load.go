@@ -1,0 +1,365 @@
+// Package profiles loads a per-environment profile: the deploy-time variables
+// that krender may substitute, the tenants, and the settings of each stage.
+package profiles
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+)
+
+type fileDoc struct {
+	Extends    Str        `yaml:"extends"`
+	Namespace  Str        `yaml:"namespace"`
+	Vars       yaml.Node  `yaml:"vars"`
+	Tenants    yaml.Node  `yaml:"tenants"`
+	Inject     []Inject   `yaml:"inject"`
+	Zones      yaml.Node  `yaml:"zones"`
+	ZoneHosts  *ZoneHosts `yaml:"zoneHosts"`
+	Hash       *Hash      `yaml:"hash"`
+	Check      *Check     `yaml:"check"`
+	IstioGuard *bool      `yaml:"istioGuard"`
+}
+
+type tenantDoc struct {
+	Vars yaml.Node `yaml:"vars"`
+}
+
+type zoneDoc struct {
+	HostAliases []HostAlias `yaml:"hostAliases"`
+}
+
+var (
+	varName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	tenantName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+)
+
+// ReadFile reads a file for the loader; tests replace it to load from memory.
+type ReadFile func(path string) ([]byte, error)
+
+// Load reads the profile at path and every file it extends.
+func Load(path string) (*Profile, error) { return LoadWith(path, os.ReadFile) }
+
+// LoadWith is Load with an injected file reader.
+func LoadWith(path string, read ReadFile) (*Profile, error) {
+	p := &Profile{IstioGuard: true}
+	if err := load(p, path, read, nil, filepos.Pos{}); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func load(p *Profile, path string, read ReadFile, chain []string, from filepos.Pos) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepos.Errorf(from, "%v", err)
+	}
+	for _, c := range chain {
+		if c == abs {
+			return filepos.Errorf(from, "extends cycle: %s", cycle(chain, abs))
+		}
+	}
+	chain = append(chain, abs)
+	text, err := read(path)
+	if err != nil {
+		if from.IsKnown() {
+			return filepos.Errorf(from, "cannot read profile %s: %v", path, unwrapPathError(err))
+		}
+		return filepos.Errorf(filepos.Pos{File: path}, "cannot read profile: %v", unwrapPathError(err))
+	}
+	doc, err := decode(path, text)
+	if err != nil {
+		return err
+	}
+	if doc.Extends.Value != "" {
+		base := filepath.Join(filepath.Dir(path), doc.Extends.Value)
+		if err := load(p, base, read, chain, doc.Extends.Pos); err != nil {
+			return err
+		}
+	}
+	return p.apply(path, doc)
+}
+
+func decode(path string, text []byte) (*fileDoc, error) {
+	src := manifest.NewSource(path, text)
+	var root yaml.Node
+	if err := yaml.Load(text, &root); err != nil {
+		return nil, loadError(path, err)
+	}
+	if err := manifest.CheckDuplicateKeys(src, &root); err != nil {
+		return nil, err
+	}
+	doc := &fileDoc{}
+	if root.Kind == 0 {
+		return doc, nil // an empty profile
+	}
+	if n := body(&root); n.Kind != yaml.MappingNode {
+		return nil, filepos.Errorf(filepos.Pos{File: path, Line: n.Line, Col: n.Column}, "a profile must be a mapping")
+	}
+	if err := root.Load(doc, yaml.WithKnownFields()); err != nil {
+		return nil, loadError(path, err)
+	}
+	setFile(reflect.ValueOf(doc), path)
+	return doc, nil
+}
+
+func body(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		return n.Content[0]
+	}
+	return n
+}
+
+func (p *Profile) apply(path string, doc *fileDoc) error {
+	p.Files = append(p.Files, path)
+	if doc.Namespace.Value != "" {
+		p.Namespace = doc.Namespace
+	}
+	vars, err := decodeVars(path, &doc.Vars)
+	if err != nil {
+		return err
+	}
+	p.Vars = p.Vars.Merge(vars)
+	if err := p.applyTenants(path, &doc.Tenants); err != nil {
+		return err
+	}
+	for _, in := range doc.Inject {
+		if err := p.applyInject(path, in); err != nil {
+			return err
+		}
+	}
+	if err := p.applyZones(path, &doc.Zones); err != nil {
+		return err
+	}
+	if doc.ZoneHosts != nil {
+		p.ZoneHosts = doc.ZoneHosts
+	}
+	if doc.Hash != nil {
+		p.Hash = *doc.Hash
+	}
+	if doc.Check != nil {
+		p.Check = *doc.Check
+	}
+	if doc.IstioGuard != nil {
+		p.IstioGuard = *doc.IstioGuard
+	}
+	return nil
+}
+
+func (p *Profile) applyTenants(path string, n *yaml.Node) error {
+	return eachEntry(path, n, "tenants", func(key, val *yaml.Node) error {
+		pos := at(path, key)
+		if !tenantName.MatchString(key.Value) {
+			return filepos.Errorf(pos, "tenant name %q must be a DNS label (lower-case letters, digits, '-')", key.Value)
+		}
+		var td tenantDoc
+		if val.Tag != "!!null" {
+			if err := val.Load(&td, yaml.WithKnownFields()); err != nil {
+				return loadError(path, err)
+			}
+		}
+		vars, err := decodeVars(path, &td.Vars)
+		if err != nil {
+			return err
+		}
+		for i := range p.Tenants {
+			if p.Tenants[i].Name == key.Value {
+				p.Tenants[i].Vars = p.Tenants[i].Vars.Merge(vars)
+				return nil
+			}
+		}
+		p.Tenants = append(p.Tenants, Tenant{Name: key.Value, Pos: pos, Vars: vars})
+		return nil
+	})
+}
+
+func (p *Profile) applyInject(path string, in Inject) error {
+	in.File = path
+	in.Pos = in.Name.Pos
+	if in.Name.Value == "" {
+		return filepos.Errorf(filepos.Pos{File: path, Line: in.Name.Pos.Line}, "inject entry needs a name")
+	}
+	if in.Fragment.Value != "" {
+		in.FragmentPath = filepath.Join(filepath.Dir(path), in.Fragment.Value)
+	}
+	for i := range p.Inject {
+		if p.Inject[i].Name.Value == in.Name.Value {
+			p.Inject[i] = in
+			return nil
+		}
+	}
+	p.Inject = append(p.Inject, in)
+	return nil
+}
+
+func (p *Profile) applyZones(path string, n *yaml.Node) error {
+	return eachEntry(path, n, "zones", func(key, val *yaml.Node) error {
+		var zd zoneDoc
+		if val.Tag != "!!null" {
+			if err := val.Load(&zd, yaml.WithKnownFields()); err != nil {
+				return loadError(path, err)
+			}
+		}
+		setFile(reflect.ValueOf(&zd), path)
+		z := Zone{Name: key.Value, Pos: at(path, key), HostAliases: zd.HostAliases}
+		for i := range p.Zones {
+			if p.Zones[i].Name == z.Name {
+				p.Zones[i] = z
+				return nil
+			}
+		}
+		p.Zones = append(p.Zones, z)
+		return nil
+	})
+}
+
+func decodeVars(path string, n *yaml.Node) (Vars, error) {
+	var vars Vars
+	err := eachEntry(path, n, "vars", func(key, val *yaml.Node) error {
+		if !varName.MatchString(key.Value) {
+			return filepos.Errorf(at(path, key), "variable name %q must match [A-Za-z_][A-Za-z0-9_]*", key.Value)
+		}
+		if val.Kind != yaml.ScalarNode {
+			return filepos.Errorf(at(path, val), "variable %s must be a string, number or boolean", key.Value)
+		}
+		v := val.Value
+		if val.Tag == "!!null" {
+			v = ""
+		}
+		vars = append(vars, Var{Name: key.Value, Value: v, Pos: at(path, val)})
+		return nil
+	})
+	return vars, err
+}
+
+// eachEntry walks a mapping section in order; an absent or null section is empty.
+func eachEntry(path string, n *yaml.Node, section string, f func(key, val *yaml.Node) error) error {
+	if n.Kind == 0 || n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return filepos.Errorf(at(path, n), "%s must be a mapping", section)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if err := f(n.Content[i], n.Content[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func at(path string, n *yaml.Node) filepos.Pos {
+	return filepos.Pos{File: path, Line: n.Line, Col: n.Column}
+}
+
+var (
+	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+	badType      = regexp.MustCompile("^cannot construct (!!\\w+) (?:`(.*)` )?into (\\S+)$")
+)
+
+// loadError restates go-yaml's errors in the profile's terms.
+func loadError(path string, err error) error {
+	var list filepos.List
+	add := func(e *yaml.LoadError) {
+		msg := e.Message
+		if m := unknownField.FindStringSubmatch(msg); m != nil {
+			msg = fmt.Sprintf("unknown key %q", m[1])
+		} else if m := badType.FindStringSubmatch(msg); m != nil {
+			msg = fmt.Sprintf("expected %s, found %s", goTypeName(m[3]), strings.TrimPrefix(m[1], "!!"))
+			if m[2] != "" {
+				msg += fmt.Sprintf(" %q", m[2])
+			}
+		} else if strings.HasPrefix(msg, "did not find") || strings.HasPrefix(msg, "mapping values") || strings.Contains(msg, "found") {
+			msg = "invalid YAML: " + msg
+		}
+		list = append(list, filepos.Errorf(filepos.Pos{File: path, Line: e.Mark.Line, Col: e.Mark.Column}, "%s", msg))
+	}
+	var les *yaml.LoadErrors
+	var le *yaml.LoadError
+	switch {
+	case errors.As(err, &les):
+		for _, e := range les.Errors {
+			add(e)
+		}
+	case errors.As(err, &le):
+		add(le)
+	default:
+		return filepos.Errorf(filepos.Pos{File: path}, "%v", err)
+	}
+	return list.Err()
+}
+
+func goTypeName(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["), strings.HasPrefix(t, "profiles."):
+		return "a mapping"
+	case t == "bool", t == "*bool":
+		return "true or false"
+	case t == "string":
+		return "a string"
+	}
+	return t
+}
+
+// setFile fills the file name into every position decoded from one file.
+func setFile(v reflect.Value, file string) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			setFile(v.Elem(), file)
+		}
+	case reflect.Struct:
+		if p, ok := v.Addr().Interface().(*filepos.Pos); ok {
+			if p.File == "" && p.Line > 0 {
+				p.File = file
+			}
+			return
+		}
+		if v.Type() == reflect.TypeOf(yaml.Node{}) {
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				setFile(v.Field(i), file)
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			setFile(v.Index(i), file)
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			setFile(e, file)
+			v.SetMapIndex(k, e)
+		}
+	}
+}
+
+func cycle(chain []string, again string) string {
+	var names []string
+	for _, c := range chain {
+		names = append(names, filepath.Base(c))
+	}
+	return strings.Join(append(names, filepath.Base(again)), " -> ")
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

