@@ -81,17 +81,26 @@ func CheckDuplicateKeys(src *Source, n *yaml.Node) error {
 func yamlError(src *Source, err error) error {
 	var le *yaml.LoadError
 	if errors.As(err, &le) {
-		return filepos.Errorf(filepos.Pos{File: src.Path, Line: le.Mark.Line, Col: le.Mark.Column},
-			"invalid YAML: %s", le.Message)
+		return LoadError(src.Path, le)
 	}
 	var les *yaml.LoadErrors
 	if errors.As(err, &les) && len(les.Errors) > 0 {
 		var l filepos.List
 		for _, e := range les.Errors {
-			l = append(l, filepos.Errorf(filepos.Pos{File: src.Path, Line: e.Mark.Line, Col: e.Mark.Column},
-				"invalid YAML: %s", e.Message))
+			l = append(l, LoadError(src.Path, e))
 		}
 		return l.Err()
 	}
 	return filepos.Errorf(filepos.Pos{File: src.Path}, "invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// LoadError states a go-yaml error at the place the broken construct starts
+// (an unclosed quote, say), not where the parser gave up.
+func LoadError(path string, e *yaml.LoadError) *filepos.Error {
+	pos := filepos.Pos{File: path, Line: e.Mark.Line, Col: e.Mark.Column}
+	if e.ContextMsg == "" || e.ContextMark.Line == 0 || e.ContextMark == e.Mark {
+		return filepos.Errorf(pos, "invalid YAML: %s", e.Message)
+	}
+	start := filepos.Pos{File: path, Line: e.ContextMark.Line, Col: e.ContextMark.Column}
+	return filepos.Errorf(start, "invalid YAML: %s: %s at line %d, column %d", e.ContextMsg, e.Message, pos.Line, pos.Col)
 }

@@ -285,6 +285,9 @@ func loadError(path string, err error) error {
 	}
 	var les *yaml.LoadErrors
 	var le *yaml.LoadError
+	if errors.As(err, &le) && le.ContextMsg != "" {
+		return manifest.LoadError(path, le)
+	}
 	switch {
 	case errors.As(err, &les):
 		for _, e := range les.Errors {

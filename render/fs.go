@@ -35,3 +35,17 @@ func (m MapFS) Stat(name string) (fs.FileInfo, error) { return fstest.MapFS(m).S
 func (m MapFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return fstest.MapFS(m).ReadDir(m.clean(name))
 }
+
+// DirFS reads the real file system with relative paths taken from dir, so a
+// test can run as if in another working directory.
+type DirFS string
+
+func (d DirFS) path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(string(d), name)
+}
+func (d DirFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(d.path(name)) }
+func (d DirFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(d.path(name)) }
+func (d DirFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(d.path(name)) }

@@ -38,10 +38,7 @@ func (e *Engine) Each(f func(*manifest.Set) error) (*Result, error) {
 	for _, u := range e.Units {
 		s, err := e.Render(u)
 		if err != nil {
-			if u.Tenant != "" {
-				return nil, fmt.Errorf("tenant %s: %w", u.Tenant, err)
-			}
-			return nil, err
+			return nil, inTenant(err, u.Tenant)
 		}
 		res.add(s)
 		if err := f(s); err != nil {
@@ -215,4 +212,24 @@ func (s *spool) Close() {
 		s.file.Close()
 		os.Remove(s.file.Name())
 	}
+}
+
+// inTenant says which tenant an error arose in, after each message so that
+// lines still start with the template position.
+func inTenant(err error, tenant string) error {
+	if tenant == "" {
+		return err
+	}
+	suffix := " (tenant " + tenant + ")"
+	switch e := err.(type) {
+	case *filepos.Error:
+		return &filepos.Error{Pos: e.Pos, Msg: e.Msg + suffix}
+	case filepos.List:
+		out := make(filepos.List, len(e))
+		for i, x := range e {
+			out[i] = &filepos.Error{Pos: x.Pos, Msg: x.Msg + suffix}
+		}
+		return out
+	}
+	return fmt.Errorf("tenant %s: %w", tenant, err)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/render"
 )
 
@@ -46,7 +47,11 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
 	case errors.Is(err, errFindings):
 		return exitFindings
 	}
-	fmt.Fprintf(stderr, "krender: %v\n", err)
+	if filepos.IsInput(err) {
+		fmt.Fprintln(stderr, err) // already "file:line:col: message" per line
+	} else {
+		fmt.Fprintf(stderr, "krender: %v\n", err)
+	}
 	return exitError
 }
 

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/krender/krender/render"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestGolden runs every case under testdata/<area>/<case>/: `args` holds the
+// command line (paths relative to the case directory), `stdout.golden` and
+// `stderr.golden` (ending with the exit status) what it must print. Each case
+// runs twice to prove the output does not depend on anything but its inputs.
+func TestGolden(t *testing.T) {
+	cases, err := filepath.Glob("../../testdata/*/*/args")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no golden cases found under testdata/")
+	}
+	for _, argsFile := range cases {
+		dir := filepath.Dir(argsFile)
+		name := strings.TrimPrefix(filepath.ToSlash(dir), "../../testdata/")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(argsFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := strings.Fields(string(raw))
+			stdout, stderr := runCase(t, dir, args)
+			again, againErr := runCase(t, dir, args)
+			if again != stdout || againErr != stderr {
+				t.Fatalf("second run differs from the first: output is not deterministic")
+			}
+			compareGolden(t, filepath.Join(dir, "stdout.golden"), stdout)
+			compareGolden(t, filepath.Join(dir, "stderr.golden"), stderr)
+		})
+	}
+}
+
+func runCase(t *testing.T, dir string, args []string) (string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb, render.DirFS(dir))
+	return out.String(), errb.String() + fmt.Sprintf("exit status %d\n", code)
+}
+
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("missing golden file (run go test ./cmd/krender -update and review it): %v", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs:\n%s", path, lineDiff(string(want), got))
+	}
+}
+
+// lineDiff shows the first lines that differ, enough to see what changed.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			fmt.Fprintf(&b, "line %d:\n  want: %q\n  got:  %q\n", i+1, wl, gl)
+			if shown++; shown == 8 {
+				break
+			}
+		}
+	}
+	return b.String()
+}

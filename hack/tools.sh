@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the third-party tools krender's tests compare against, from the Go
+# module proxy, into .cache/bin (git-ignored). Re-running reuses what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="$PWD/.cache/bin"
+mkdir -p "$bin"
+
+yq_version=v4.54.3
+if ! "$bin/yq" --version 2>/dev/null | grep -q "${yq_version#v}"; then
+  echo "building mikefarah/yq $yq_version into $bin" >&2
+  GOBIN="$bin" GOFLAGS=-mod=mod go install "github.com/mikefarah/yq/v4@$yq_version"
+fi
+command -v envsubst >/dev/null || {
+  echo "installing GNU envsubst (gettext-base)" >&2
+  apt-get update -qq && apt-get install -y -qq gettext-base >/dev/null
+}
