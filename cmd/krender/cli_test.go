@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/krender/krender/render"
+)
+
+func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb, render.DirFS(dir))
+	return out.String(), errb.String(), code
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestExitStatusAndStreams(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"p.yaml":     "vars: {A: one}\n",
+		"ok.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${A}\n",
+		"bad.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${B}\n",
+		"notes.yaml": "",
+	})
+	cases := []struct {
+		args       []string
+		code       int
+		stdout     string // substring; "" means must be empty
+		stderrPart string
+	}{
+		{[]string{"render", "-p", "p.yaml", "ok.yaml"}, 0, "name: c-one", ""},
+		{[]string{"render", "-p", "p.yaml", "ok.yaml", "bad.yaml"}, 2, "", "bad.yaml:4:11: undefined variable ${B}"},
+		{[]string{"render", "ok.yaml"}, 2, "", "a profile is required"},
+		{[]string{"render", "-p", "p.yaml", "--bogus", "ok.yaml"}, 2, "", "unknown flag: --bogus"},
+		{[]string{"nosuchcommand"}, 2, "", "unknown command"},
+		{[]string{"render", "-p", "p.yaml", "missing.yaml"}, 2, "", "missing.yaml: cannot read template"},
+	}
+	for _, c := range cases {
+		out, errs, code := runIn(t, dir, c.args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.code, errs)
+		}
+		if c.stdout == "" && out != "" {
+			t.Errorf("%v: wrote to stdout on failure: %q", c.args, out)
+		}
+		if c.stdout != "" && !strings.Contains(out, c.stdout) {
+			t.Errorf("%v: stdout %q lacks %q", c.args, out, c.stdout)
+		}
+		if c.stderrPart != "" && !strings.Contains(errs, c.stderrPart) {
+			t.Errorf("%v: stderr %q lacks %q", c.args, errs, c.stderrPart)
+		}
+		if c.stderrPart == "" && errs != "" {
+			t.Errorf("%v: unexpected stderr %q", c.args, errs)
+		}
+	}
+}
+
+// TestOutputDir checks -o DIR: one file per object per tenant, and a failed
+// render leaves an existing directory exactly as it was.
+func TestOutputDir(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "rendered")
+	_, errs, code := runIn(t, root, "render", "-p", "profiles/dev.yaml", "-o", out, "templates")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	stream, _, _ := runIn(t, root, "render", "-p", "profiles/dev.yaml", "templates")
+	var joined strings.Builder
+	var files []string
+	for _, tenant := range []string{"tenant-a", "tenant-b"} {
+		entries, err := os.ReadDir(filepath.Join(out, tenant))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			files = append(files, tenant+"/"+e.Name())
+		}
+	}
+	if !contains(files, "tenant-a/deployment-mo-back.yaml") || !contains(files, "tenant-b/service-web-portal.yaml") {
+		t.Fatalf("unexpected files: %v", files)
+	}
+	// Every object of the stream is in exactly one file.
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined.Write(b)
+	}
+	if got, want := strings.Count(joined.String(), "\nkind: "), strings.Count(stream, "\nkind: "); got != want {
+		t.Fatalf("files hold %d objects, the stream %d", got, want)
+	}
+
+	marker := filepath.Join(out, "tenant-a", "deployment-mo-back.yaml")
+	before, _ := os.ReadFile(marker)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "bad.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${NOPE}\n"})
+	if _, _, code := runIn(t, dir, "render", "-p", "p.yaml", "-o", out, "bad.yaml"); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	after, err := os.ReadFile(marker)
+	if err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("a failed render changed the output directory: %v", err)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".rendered.new-*"))
+	if len(leftovers) > 0 {
+		t.Fatalf("temporary directories left behind: %v", leftovers)
+	}
+}
+
+// TestDeterministicAcrossGOMAXPROCS renders the bundled examples with one
+// and with several processors: the bytes must not change.
+func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	var outs []string
+	for _, procs := range []int{1, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, p := range []string{"dev", "stg", "prod"} {
+			out, errs, code := runIn(t, root, "render", "-p", "profiles/"+p+".yaml", "templates")
+			if code != 0 {
+				t.Fatalf("%s: exit %d: %s", p, code, errs)
+			}
+			outs = append(outs, out)
+		}
+		runtime.GOMAXPROCS(old)
+	}
+	for i := 0; i < 3; i++ {
+		if outs[i] != outs[i+3] {
+			t.Fatalf("profile %d renders differently with GOMAXPROCS=1 and 4", i)
+		}
+	}
+}
+
+func TestHostEnvironmentIsNeverRead(t *testing.T) {
+	t.Setenv("HOME", "/should/not/appear")
+	t.Setenv("KRENDER_LEAK", "leaked")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"p.yaml": "vars: {}\n",
+		"a.yaml": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: busybox\n      args: [\"echo $HOME ${KRENDER_LEAK}\"]\n",
+	})
+	out, errs, code := runIn(t, dir, "render", "-p", "p.yaml", "a.yaml")
+	if code != 0 || !strings.Contains(out, `echo $HOME ${KRENDER_LEAK}`) {
+		t.Fatalf("exit %d, stderr %q, output %q", code, errs, out)
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
