@@ -15,6 +15,17 @@ type Set struct {
 	Namespace string // where objects without metadata.namespace live
 	Objects   []*Object
 	Notes     []filepos.Note
+	Refs      []Ref // every variable reference substitution saw, in template order
+}
+
+// Ref is one `$NAME`/`${NAME}` in a template and what substitution did with it.
+type Ref struct {
+	Pos     filepos.Pos
+	Text    string // as written: `$NAME` or `${NAME}`
+	Name    string
+	Defined bool       // a profile variable: substituted at render time
+	Runtime string     // non-empty: inside a script (what kind), so an undefined name is the container's
+	Node    *yaml.Node // the scalar it was found in (after substitution)
 }
 
 // Note records something the user should see on stderr.

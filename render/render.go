@@ -34,7 +34,10 @@ type Engine struct {
 	Templates []*manifest.Object
 	Units     []Unit
 	Stages    []Stage
-	namespace string
+	// AllowUnresolved keeps going past undefined variables, leaving them in
+	// Set.Refs for a checker to report as findings.
+	AllowUnresolved bool
+	namespace       string
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -138,8 +141,11 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 		occ = append(occ, Substitute(o, vars)...)
 		s.Objects = append(s.Objects, o)
 	}
-	if err := Unresolved(occ, u.Vars.Names()); err != nil {
-		return nil, err
+	s.Refs = occ
+	if !e.AllowUnresolved {
+		if err := Unresolved(occ, u.Vars.Names()); err != nil {
+			return nil, err
+		}
 	}
 	var errs filepos.List
 	for _, o := range s.Objects {

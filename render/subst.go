@@ -22,13 +22,7 @@ type Vars map[string]string
 func (v Vars) lookup(name string) (string, bool) { s, ok := v[name]; return s, ok }
 
 // Occurrence is one reference in a template and what substitution does with it.
-type Occurrence struct {
-	Pos     filepos.Pos
-	Text    string // as written: `$NAME` or `${NAME}`
-	Name    string
-	Defined bool               // substituted at render time
-	Runtime workload.ShellKind // non-empty: inside a script, left for the container
-}
+type Occurrence = manifest.Ref
 
 // Substitute replaces the whitelisted references in every scalar of o, keys
 // included. It works on parsed scalars, never on text, so no value can change
@@ -50,7 +44,7 @@ func Substitute(o *manifest.Object, vars Vars) []Occurrence {
 		pos := refPositions(o, n, refs)
 		for i, r := range refs {
 			_, def := vars[r.Name]
-			occ = append(occ, Occurrence{Pos: pos[i], Text: r.Text(n.Value), Name: r.Name, Defined: def, Runtime: shell[n]})
+			occ = append(occ, Occurrence{Pos: pos[i], Text: r.Text(n.Value), Name: r.Name, Defined: def, Runtime: string(shell[n]), Node: n})
 		}
 		out, _ := shellformat.Expand(n.Value, vars.lookup)
 		if out == n.Value {

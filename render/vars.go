@@ -33,7 +33,7 @@ func action(oc Occurrence, vars Vars) string {
 	case oc.Defined:
 		return fmt.Sprintf("substituted (%q)", vars[oc.Name])
 	case oc.Runtime != "":
-		return "left for run time (" + string(oc.Runtime) + ")"
+		return "left for run time (" + oc.Runtime + ")"
 	}
 	return "UNDEFINED: not in the profile (render fails)"
 }
