@@ -15,7 +15,11 @@ type Set struct {
 	Namespace string // where objects without metadata.namespace live
 	Objects   []*Object
 	Notes     []filepos.Note
-	Refs      []Ref // every variable reference substitution saw, in template order
+	VarNames  []string // the deploy-time variables this unit was rendered with
+	Refs      []Ref    // every variable reference substitution saw, in template order
+	// ContentHashed holds the ConfigMaps and Secrets whose content now shows in
+	// their name (or in their pods' config-hash annotation): a change rolls the pods.
+	ContentHashed map[*Object]bool
 }
 
 // Ref is one `$NAME`/`${NAME}` in a template and what substitution did with it.

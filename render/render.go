@@ -133,7 +133,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 // Render produces one unit's objects. It never touches the parsed templates.
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 	vars := Vars(u.Vars.Map())
-	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace}
+	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, VarNames: u.Vars.Names()}
 	var occ []Occurrence
 	for _, t := range e.Templates {
 		o := t.Clone()
@@ -143,7 +143,7 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 	}
 	s.Refs = occ
 	if !e.AllowUnresolved {
-		if err := Unresolved(occ, u.Vars.Names()); err != nil {
+		if err := Unresolved(occ, s.VarNames); err != nil {
 			return nil, err
 		}
 	}

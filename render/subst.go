@@ -131,13 +131,18 @@ func Unresolved(occ []Occurrence, defined []string) error {
 		if o.Defined || o.Runtime != "" {
 			continue
 		}
-		msg := fmt.Sprintf("undefined variable %s: not in the profile's vars or --set", o.Text)
-		if s := suggest(o.Name, defined); s != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", s)
-		}
-		errs = append(errs, filepos.Errorf(o.Pos, "%s", msg))
+		errs = append(errs, filepos.Errorf(o.Pos, "%s", UndefinedMessage(o, defined)))
 	}
 	return errs.Err()
+}
+
+// UndefinedMessage explains an undefined reference, with a did-you-mean.
+func UndefinedMessage(r Occurrence, defined []string) string {
+	msg := fmt.Sprintf("undefined variable %s: not in the profile's vars or --set", r.Text)
+	if s := suggest(r.Name, defined); s != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", s)
+	}
+	return msg
 }
 
 // suggest returns the defined name closest to name, if it is close enough to

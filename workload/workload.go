@@ -140,3 +140,33 @@ func ShellScalars(o *manifest.Object) map[*yaml.Node]ShellKind {
 	})
 	return out
 }
+
+// HasIstioSidecar reports whether istio will add (or has) an istio-proxy
+// container in o's pods: the sidecar.istio.io/inject label or annotation, or
+// the container itself.
+func HasIstioSidecar(o *manifest.Object) bool {
+	meta := manifest.Value(PodTemplate(o), "metadata") // a Pod is its own template
+	for _, where := range []string{"labels", "annotations"} {
+		if manifest.ScalarAt(meta, where, "sidecar.istio.io/inject") == "true" {
+			return true
+		}
+	}
+	return Container(PodSpec(o), "istio-proxy") != nil
+}
+
+// IstioConfigAnnotation holds istio's per-pod ProxyConfig, YAML inside a string.
+const IstioConfigAnnotation = "proxy.istio.io/config"
+
+// HoldsApplicationUntilProxyStarts reports whether the pod's ProxyConfig
+// makes istio start the application only once the proxy is up.
+func HoldsApplicationUntilProxyStarts(o *manifest.Object) bool {
+	meta := manifest.Value(PodTemplate(o), "metadata")
+	cfg := manifest.ScalarAt(meta, "annotations", IstioConfigAnnotation)
+	if cfg == "" {
+		return false
+	}
+	var pc struct {
+		Hold bool `yaml:"holdApplicationUntilProxyStarts"`
+	}
+	return yaml.Load([]byte(cfg), &pc) == nil && pc.Hold
+}

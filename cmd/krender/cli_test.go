@@ -173,3 +173,47 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// TestCheckAgainstCommittedDir covers `render --check DIR`: identical,
+// changed, missing and extra files, a missing DIR, and --update.
+func TestCheckAgainstCommittedDir(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"p.yaml": "vars: {V: one}\ntenants:\n  t1: {}\n",
+		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n",
+	})
+	golden := filepath.Join(dir, "rendered")
+	args := []string{"render", "-p", "p.yaml", "a.yaml", "--check", golden}
+
+	out, _, code := runIn(t, dir, args...)
+	if code != 1 || !strings.Contains(out, "does not exist") {
+		t.Fatalf("missing DIR: exit %d, %q", code, out)
+	}
+	if _, errs, code := runIn(t, dir, append(args, "--update")...); code != 0 {
+		t.Fatalf("--update: exit %d: %s", code, errs)
+	}
+	if out, _, code := runIn(t, dir, args...); code != 0 || out != "" {
+		t.Fatalf("identical: exit %d, %q", code, out)
+	}
+
+	out, _, code = runIn(t, dir, "render", "-p", "p.yaml", "--set", "V=two", "a.yaml", "--check", golden)
+	wantDiff := "--- " + filepath.Join(golden, "t1", "configmap-a.yaml") + "\n+++ rendered/t1/configmap-a.yaml\n"
+	if code != 1 || !strings.Contains(out, wantDiff) || !strings.Contains(out, "-  v: one\n+  v: two\n") || strings.Contains(out, "\x1b[") {
+		t.Fatalf("changed: exit %d, output:\n%s", code, out)
+	}
+
+	if err := os.Remove(filepath.Join(golden, "t1", "configmap-b.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, golden, map[string]string{"t1/configmap-old.yaml": "kind: ConfigMap\n"})
+	out, _, code = runIn(t, dir, args...)
+	if code != 1 || !strings.Contains(out, "missing: "+filepath.Join(golden, "t1", "configmap-b.yaml")) ||
+		!strings.Contains(out, "extra: "+filepath.Join(golden, "t1", "configmap-old.yaml")) ||
+		!strings.HasSuffix(out, "0 changed, 1 missing, 1 extra\n") {
+		t.Fatalf("missing+extra: exit %d, output:\n%s", code, out)
+	}
+
+	if _, errs, code := runIn(t, dir, "render", "-p", "p.yaml", "a.yaml", "--update"); code != 2 || !strings.Contains(errs, "--update goes with --check") {
+		t.Fatalf("--update alone: exit %d, %s", code, errs)
+	}
+}

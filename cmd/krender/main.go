@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 
+	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/lint"
 	"github.com/krender/krender/render"
 )
 
@@ -39,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys))
+	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys), checkCmd(stdout, fsys))
 	err := root.Execute()
 	switch {
 	case err == nil:
@@ -64,20 +66,37 @@ func renderFlags(c *cobra.Command, o *render.Options) {
 
 func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 	var o render.Options
-	var out string
+	var out, check string
+	var update bool
 	c := &cobra.Command{
-		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [-o DIR|-] PATH...",
+		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [-o DIR|-] [--check DIR [--update]] PATH...",
 		Short: "Render templates for a profile to stdout or to a directory",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
+			if update && check == "" {
+				return fmt.Errorf("--update goes with --check DIR")
+			}
 			e, err := render.New(fsys, o)
 			if err != nil {
 				return err
 			}
 			var res *render.Result
-			if out == "" || out == "-" {
+			switch {
+			case check != "" && update:
+				res, err = e.WriteDir(check)
+			case check != "":
+				var d *render.Diff
+				if d, res, err = e.Compare(check); err == nil {
+					printNotes(stderr, res)
+					if !d.Empty() {
+						d.Write(stdout, check, isTerminal(stdout))
+						return errFindings
+					}
+					return nil
+				}
+			case out == "" || out == "-":
 				res, err = e.WriteStream(stdout)
-			} else {
+			default:
 				res, err = e.WriteDir(out)
 			}
 			if err != nil {
@@ -89,7 +108,47 @@ func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 	}
 	renderFlags(c, &o)
 	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically), or - for stdout")
+	c.Flags().StringVar(&check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
+	c.Flags().BoolVar(&update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
 	return c
+}
+
+func checkCmd(stdout io.Writer, fsys render.FS) *cobra.Command {
+	var o render.Options
+	var format string
+	c := &cobra.Command{
+		Use:   "check -p PROFILE [-t TENANT]... [--format text|json|sarif] PATH...",
+		Short: "Render in memory and report manifests that will misbehave at run time",
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Paths = args
+			if err := lint.Write(io.Discard, format, nil); err != nil {
+				return err
+			}
+			e, err := render.New(fsys, o)
+			if err != nil {
+				return err
+			}
+			fs, err := lint.Run(e)
+			if err != nil {
+				return err
+			}
+			if err := lint.Write(stdout, format, fs); err != nil {
+				return err
+			}
+			if lint.HasErrors(fs) {
+				return errFindings
+			}
+			return nil
+		},
+	}
+	renderFlags(c, &o)
+	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
+	return c
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 func varsCmd(stdout io.Writer, fsys render.FS) *cobra.Command {

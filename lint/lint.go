@@ -1,0 +1,184 @@
+// Package lint reports manifests that render fine but misbehave at run time:
+// the traps krender exists for, as rules with ids, severities and fixes.
+package lint
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/profiles"
+)
+
+// Finding is one problem, in the template's coordinates.
+type Finding struct {
+	Rule     string
+	Severity filepos.Severity
+	Pos      filepos.Pos
+	Object   string // Kind/name, for the reader
+	Tenants  []string
+	Msg      string
+	Fix      string
+}
+
+// Rule is one check over a rendered set.
+type Rule struct {
+	ID       string
+	Severity filepos.Severity // the most severe level it reports
+	Summary  string
+	check    func(c *ctx)
+}
+
+// Rules lists every rule, in the order findings are explained in docs.
+func Rules() []Rule { return rules }
+
+// Linter is the last pipeline stage of `krender check`: it looks at each
+// set after every other stage and before directives are stripped, so that
+// `krender.io/ignore` annotations can still be read. Safe for concurrent use.
+type Linter struct {
+	profile  *profiles.Profile
+	disabled map[string]bool
+
+	mu       sync.Mutex
+	findings map[string]*Finding
+}
+
+// IgnoreDirective is the annotation (without prefix) that disables rules per object.
+const IgnoreDirective = "ignore"
+
+// New prepares a linter; rules disabled in the profile's `check.disable` are skipped.
+func New(p *profiles.Profile) (*Linter, error) {
+	l := &Linter{profile: p, disabled: map[string]bool{}, findings: map[string]*Finding{}}
+	var errs filepos.List
+	for _, d := range p.Check.Disable {
+		if !known(d.Value) {
+			errs = append(errs, filepos.Errorf(d.Pos, "unknown rule %q (rules: %s)", d.Value, strings.Join(ruleIDs(), ", ")))
+		}
+		l.disabled[d.Value] = true
+	}
+	return l, errs.Err()
+}
+
+// Apply runs every enabled rule on s.
+func (l *Linter) Apply(s *manifest.Set) error {
+	c := &ctx{set: s, profile: l.profile}
+	var errs filepos.List
+	for _, o := range s.Objects {
+		if v, k, ok := o.Directive(IgnoreDirective); ok {
+			for _, id := range strings.Split(v, ",") {
+				if id = strings.TrimSpace(id); id != "" && !known(id) {
+					errs = append(errs, filepos.Errorf(o.Pos(k), "krender.io/ignore names unknown rule %q (rules: %s)", id, strings.Join(ruleIDs(), ", ")))
+				}
+			}
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	for _, r := range rules {
+		if l.disabled[r.ID] {
+			continue
+		}
+		c.rule = r
+		r.check(c)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, f := range c.found {
+		key := f.Rule + "\x00" + f.Pos.String() + "\x00" + f.Msg
+		if prev, ok := l.findings[key]; ok {
+			prev.Tenants = append(prev.Tenants, f.Tenants...)
+			continue
+		}
+		l.findings[key] = f
+	}
+	return nil
+}
+
+// Findings returns everything found, ordered by position then rule, with
+// the tenants each finding applies to sorted.
+func (l *Linter) Findings() []Finding {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]Finding, 0, len(l.findings))
+	for _, f := range l.findings {
+		g := *f
+		sort.Strings(g.Tenants)
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Msg < b.Msg
+	})
+	return out
+}
+
+// HasErrors reports whether any finding is error-level.
+func HasErrors(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == filepos.Err {
+			return true
+		}
+	}
+	return false
+}
+
+type ctx struct {
+	set     *manifest.Set
+	profile *profiles.Profile
+	rule    Rule
+	found   []*Finding
+}
+
+// report records a finding on o at node n unless o opts out of the rule.
+func (c *ctx) report(o *manifest.Object, n *yaml.Node, sev filepos.Severity, msg, fix string) {
+	if v, _, ok := o.Directive(IgnoreDirective); ok {
+		for _, id := range strings.Split(v, ",") {
+			if strings.TrimSpace(id) == c.rule.ID {
+				return
+			}
+		}
+	}
+	if n == nil || n.Line == 0 {
+		n = o.Node
+	}
+	var tenants []string
+	if c.set.Tenant != "" {
+		tenants = []string{c.set.Tenant}
+	}
+	c.found = append(c.found, &Finding{Rule: c.rule.ID, Severity: sev, Pos: o.Pos(n),
+		Object: o.Kind() + "/" + o.Name(), Tenants: tenants, Msg: msg, Fix: fix})
+}
+
+func known(id string) bool {
+	for _, r := range rules {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range rules {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}

@@ -1,0 +1,106 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/render"
+)
+
+func TestWritesEtcHosts(t *testing.T) {
+	for script, want := range map[string]bool{
+		`echo "1.2.3.4 x" >> /etc/hosts`:      true,
+		`echo x>/etc/hosts`:                   true,
+		`cat extra | tee -a /etc/hosts`:       true,
+		`sed -i '/x/d' /etc/hosts`:            true,
+		`cp /tmp/hosts /etc/hosts`:            true,
+		`cat /etc/hosts`:                      false,
+		`grep fs /etc/hosts > /tmp/out`:       false,
+		`sed 's/a/b/' /etc/hosts`:             false,
+		`echo /etc/hosts; echo done > /tmp/x`: false,
+		`echo x >> /etc/hosts.allow`:          false,
+	} {
+		if got := WritesEtcHosts(script); got != want {
+			t.Errorf("WritesEtcHosts(%q) = %v, want %v", script, got, want)
+		}
+	}
+}
+
+func TestWatchedFile(t *testing.T) {
+	cases := []struct{ script, dir, want string }{
+		{"inotifywait -e modify /etc/config/app.conf", "/etc/config", "/etc/config/app.conf"},
+		{"inotifywait -m -e create /etc/config", "/etc/config", ""},
+		{"inotifywait -m '/etc/config/'", "/etc/config", ""},
+		{"tail -f /etc/config/app.conf", "/etc/config", ""},
+		{"inotifywait -e modify /etc/configuration/x", "/etc/config", ""},
+	}
+	for _, c := range cases {
+		if got := watchedFile(c.script, c.dir); got != c.want {
+			t.Errorf("watchedFile(%q, %q) = %q, want %q", c.script, c.dir, got, c.want)
+		}
+	}
+}
+
+func findings(t *testing.T, dir string) []Finding {
+	t.Helper()
+	e, err := render.New(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := Run(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// TestSARIFValidates checks the SARIF output against the SARIF 2.1.0 JSON
+// schema (embedded in go-sarif) and that each finding keeps its position.
+func TestSARIFValidates(t *testing.T) {
+	for _, dir := range []string{"../testdata/check/etc-hosts", "../testdata/check/subpath", "../testdata/check/unresolved-ignored"} {
+		fs := findings(t, dir)
+		var buf bytes.Buffer
+		if err := Write(&buf, "sarif", fs); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := sarif.FromBytes(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.Validate(); err != nil {
+			t.Fatalf("%s: SARIF does not validate: %v", dir, err)
+		}
+		results := rep.Runs[0].Results
+		if len(results) != len(fs) {
+			t.Fatalf("%s: %d results for %d findings", dir, len(results), len(fs))
+		}
+		for i, r := range results {
+			loc := r.Locations[0].PhysicalLocation
+			if *r.RuleID != fs[i].Rule || *loc.ArtifactLocation.URI != fs[i].Pos.File || *loc.Region.StartLine != fs[i].Pos.Line {
+				t.Errorf("%s: result %d does not match finding %+v", dir, i, fs[i])
+			}
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	fs := findings(t, "../testdata/check/etc-hosts")
+	var buf bytes.Buffer
+	if err := Write(&buf, "json", fs); err != nil {
+		t.Fatal(err)
+	}
+	var got []jsonFinding
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].Severity != "error" || got[0].Rule != "etc-hosts-write" || got[0].Line != 17 {
+		t.Fatalf("unexpected JSON findings: %+v", got)
+	}
+	if !HasErrors(fs) || HasErrors([]Finding{{Severity: filepos.Warning}}) {
+		t.Fatal("HasErrors must look at error-level findings only")
+	}
+}

@@ -1,0 +1,309 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/render"
+	"github.com/krender/krender/workload"
+)
+
+var rules = []Rule{
+	{ID: "unresolved-var", Severity: filepos.Err, check: unresolvedVar,
+		Summary: "a ${NAME} outside scripts that the profile does not define"},
+	{ID: "subpath-configmap", Severity: filepos.Err, check: subPathConfigMap,
+		Summary: "a ConfigMap or Secret mounted with subPath whose content is not in its name: the mount never updates"},
+	{ID: "etc-hosts-write", Severity: filepos.Err, check: etcHostsWrite,
+		Summary: "a container script writes /etc/hosts, which kubelet rewrites whenever a container of the pod starts"},
+	{ID: "runtime-var-shadowed", Severity: filepos.Warning, check: runtimeVarShadowed,
+		Summary: "a script reference that is also a deploy-time variable, so it is substituted at render time"},
+	{ID: "inotify-reload", Severity: filepos.Warning, check: inotifyReload,
+		Summary: "an inotify watch on one file of a ConfigMap volume: updates arrive as a symlink swap"},
+	{ID: "hosts-race-free", Severity: filepos.Info, check: hostsRaceFree,
+		Summary: "hostAliases krender generated, listed for reviewers"},
+}
+
+func unresolvedVar(c *ctx) {
+	for _, r := range c.set.Refs {
+		if r.Defined || r.Runtime != "" {
+			continue
+		}
+		o := objectOf(c.set, r.Node)
+		c.report(o, nil, filepos.Err, render.UndefinedMessage(r, c.set.VarNames),
+			fmt.Sprintf("add %s to the profile's vars (or --set %s=...), or fix the spelling", r.Name, r.Name))
+		// The finding's position is the reference itself, not the object.
+		c.found[len(c.found)-1].Pos = r.Pos
+	}
+}
+
+func runtimeVarShadowed(c *ctx) {
+	for _, r := range c.set.Refs {
+		if !r.Defined || r.Runtime == "" || r.Runtime == string(workload.ConfigData) {
+			continue // config files are not scripts with an environment of their own
+		}
+		o := objectOf(c.set, r.Node)
+		sev := filepos.Info
+		msg := fmt.Sprintf("%s in a %s is a deploy-time variable: krender substitutes it at render time", r.Text, r.Runtime)
+		if ctr := containerOf(o, r.Node); ctr != nil && setsEnv(ctr, r.Name) {
+			sev = filepos.Warning
+			msg = fmt.Sprintf("%s is substituted at render time, but container %q also sets env %s: the script probably means the container's value",
+				r.Text, manifest.ScalarAt(ctr, "name"), r.Name)
+		}
+		c.report(o, nil, sev, msg, fmt.Sprintf("to read the container's variable at run time, rename it or write $(printenv %s)", r.Name))
+		c.found[len(c.found)-1].Pos = r.Pos
+	}
+}
+
+// hostsWrite matches shell that writes /etc/hosts (redirection, tee, sed -i,
+// cp/mv/ln/install onto it), not shell that only reads it.
+var hostsWrite = regexp.MustCompile(`(?m)(>>?\s*|\btee\b[^\n|;&]*\s|\bsed\b[^\n|;&]*\s-i[^\n|;&]*\s|\b(?:cp|mv|ln|install)\b[^\n|;&]*\s)/etc/hosts(?:$|[\s;|&)'"])`)
+
+// WritesEtcHosts reports whether a script writes /etc/hosts.
+func WritesEtcHosts(script string) bool { return hostsWrite.MatchString(script) }
+
+func etcHostsWrite(c *ctx) {
+	for _, o := range c.set.Objects {
+		spec := workload.PodSpec(o)
+		if spec == nil {
+			continue
+		}
+		istio := workload.HasIstioSidecar(o)
+		held := workload.HoldsApplicationUntilProxyStarts(o)
+		for _, ctr := range workload.Containers(spec) {
+			n := scriptWriting(ctr)
+			if n == nil {
+				continue
+			}
+			name := manifest.ScalarAt(ctr, "name")
+			fix := "put the entries in spec.hostAliases (krender's zones: section generates them per zone) instead of writing /etc/hosts"
+			switch {
+			case istio && !held:
+				c.report(o, n, filepos.Err, fmt.Sprintf("container %q writes /etc/hosts in a pod with an istio sidecar: kubelet rewrites the file when istio-proxy starts, and the line is lost", name),
+					fix+"; at least set holdApplicationUntilProxyStarts: true in the proxy.istio.io/config annotation")
+			default:
+				c.report(o, n, filepos.Warning, fmt.Sprintf("container %q writes /etc/hosts: kubelet rewrites the file whenever a container of the pod (re)starts", name), fix)
+			}
+		}
+	}
+}
+
+// scriptWriting returns the first script scalar of a container that writes /etc/hosts.
+func scriptWriting(ctr *yaml.Node) *yaml.Node {
+	var found *yaml.Node
+	for _, n := range scripts(ctr) {
+		if found == nil && WritesEtcHosts(n.Value) {
+			found = n
+		}
+	}
+	return found
+}
+
+// scripts are the container's command, args and exec hook/probe commands.
+func scripts(ctr *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	add := func(n *yaml.Node) {
+		manifest.Walk(n, func(s *yaml.Node) {
+			if s.Kind == yaml.ScalarNode {
+				out = append(out, s)
+			}
+		})
+	}
+	add(manifest.Value(ctr, "command"))
+	add(manifest.Value(ctr, "args"))
+	for _, hook := range []string{"postStart", "preStop"} {
+		add(manifest.Lookup(ctr, "lifecycle", hook, "exec", "command"))
+	}
+	for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
+		add(manifest.Lookup(ctr, probe, "exec", "command"))
+	}
+	return out
+}
+
+func subPathConfigMap(c *ctx) {
+	for _, o := range c.set.Objects {
+		spec := workload.PodSpec(o)
+		if spec == nil {
+			continue
+		}
+		for _, ctr := range workload.Containers(spec) {
+			for _, m := range seq(manifest.Value(ctr, "volumeMounts")) {
+				sub := manifest.Value(m, "subPath")
+				if sub == nil || sub.Value == "" {
+					continue
+				}
+				for _, src := range configSources(spec, manifest.ScalarAt(m, "name")) {
+					target := find(c.set, src.kind, c.set.NamespaceOf(o), src.name.Value)
+					switch {
+					case target == nil:
+						c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath but is not part of this render: the mount never sees updates", src.kind, src.name.Value),
+							"render the "+src.kind+" with krender so its name carries a content hash, or mount the volume as a directory")
+					case !c.set.ContentHashed[target]:
+						c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath and not content-hashed: a subPath bind mount pins the file, so pods keep the old content until re-created", src.kind, target.Name()),
+							"let krender hash it (hash mode suffix or annotation, no krender.io/hash: off), or mount the volume as a directory")
+					}
+				}
+			}
+		}
+	}
+}
+
+type configSource struct {
+	kind string
+	name *yaml.Node
+}
+
+// configSources lists the ConfigMaps and Secrets behind the named volume.
+func configSources(spec *yaml.Node, volume string) []configSource {
+	var out []configSource
+	for _, v := range seq(manifest.Value(spec, "volumes")) {
+		if manifest.ScalarAt(v, "name") != volume {
+			continue
+		}
+		if n := manifest.Lookup(v, "configMap", "name"); n != nil {
+			out = append(out, configSource{"ConfigMap", n})
+		}
+		if n := manifest.Lookup(v, "secret", "secretName"); n != nil {
+			out = append(out, configSource{"Secret", n})
+		}
+		for _, p := range seq(manifest.Lookup(v, "projected", "sources")) {
+			if n := manifest.Lookup(p, "configMap", "name"); n != nil {
+				out = append(out, configSource{"ConfigMap", n})
+			}
+			if n := manifest.Lookup(p, "secret", "name"); n != nil {
+				out = append(out, configSource{"Secret", n})
+			}
+		}
+	}
+	return out
+}
+
+func inotifyReload(c *ctx) {
+	for _, o := range c.set.Objects {
+		spec := workload.PodSpec(o)
+		if spec == nil {
+			continue
+		}
+		for _, ctr := range workload.Containers(spec) {
+			for _, m := range seq(manifest.Value(ctr, "volumeMounts")) {
+				if manifest.ScalarAt(m, "subPath") != "" || len(configSources(spec, manifest.ScalarAt(m, "name"))) == 0 {
+					continue
+				}
+				dir := strings.TrimSuffix(manifest.ScalarAt(m, "mountPath"), "/")
+				for _, s := range scripts(ctr) {
+					if file := watchedFile(s.Value, dir); file != "" {
+						c.report(o, s, filepos.Warning,
+							fmt.Sprintf("inotify watches %s, one file of a ConfigMap volume: kubelet updates it by swapping the ..data symlink, which arrives as IN_DELETE_SELF, not IN_MODIFY, and the watch dies", file),
+							fmt.Sprintf("watch the directory instead (inotifywait -m -e create,moved_to %s) and re-read the file on each event", dir))
+					}
+				}
+			}
+		}
+	}
+}
+
+var inotifyLine = regexp.MustCompile(`\binotifywait\b[^\n;|&]*`)
+
+// watchedFile returns a path inside dir that an inotifywait in script watches.
+func watchedFile(script, dir string) string {
+	if dir == "" {
+		return ""
+	}
+	for _, line := range inotifyLine.FindAllString(script, -1) {
+		for _, tok := range strings.Fields(line) {
+			tok = strings.Trim(tok, `"'`)
+			if strings.HasPrefix(tok, dir+"/") && len(tok) > len(dir)+1 {
+				return tok
+			}
+		}
+	}
+	return ""
+}
+
+func hostsRaceFree(c *ctx) {
+	owned := map[string]bool{}
+	for _, z := range c.profile.Zones {
+		for _, ha := range z.HostAliases {
+			for _, h := range ha.Hostnames {
+				owned[ha.IP.Value+" "+h.Value] = true
+			}
+		}
+	}
+	if len(owned) == 0 {
+		return
+	}
+	for _, o := range c.set.Objects {
+		spec := workload.PodSpec(o)
+		aliases := manifest.Value(spec, "hostAliases")
+		var lines []string
+		for _, ha := range seq(aliases) {
+			ip := manifest.ScalarAt(ha, "ip")
+			for _, h := range seq(manifest.Value(ha, "hostnames")) {
+				if owned[ip+" "+h.Value] {
+					lines = append(lines, ip+" "+h.Value)
+				}
+			}
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		sort.Strings(lines)
+		c.report(o, aliases, filepos.Info, fmt.Sprintf("%s gets hostAliases from the profile's zones (no /etc/hosts writes, no race with kubelet): %s",
+			o.Kind()+"/"+o.Name(), strings.Join(lines, ", ")), "nothing to do; review that each zone's addresses are right")
+	}
+}
+
+func seq(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
+
+func find(s *manifest.Set, kind, ns, name string) *manifest.Object {
+	for _, o := range s.Objects {
+		if o.Kind() == kind && o.Name() == name && s.NamespaceOf(o) == ns {
+			return o
+		}
+	}
+	return nil
+}
+
+// objectOf finds the object holding node n.
+func objectOf(s *manifest.Set, n *yaml.Node) *manifest.Object {
+	for _, o := range s.Objects {
+		found := false
+		manifest.Walk(o.Node, func(m *yaml.Node) { found = found || m == n })
+		if found {
+			return o
+		}
+	}
+	return s.Objects[0]
+}
+
+// containerOf finds the container of o whose subtree holds n.
+func containerOf(o *manifest.Object, n *yaml.Node) *yaml.Node {
+	spec := workload.PodSpec(o)
+	for _, ctr := range workload.Containers(spec) {
+		found := false
+		manifest.Walk(ctr, func(m *yaml.Node) { found = found || m == n })
+		if found {
+			return ctr
+		}
+	}
+	return nil
+}
+
+func setsEnv(ctr *yaml.Node, name string) bool {
+	for _, e := range seq(manifest.Value(ctr, "env")) {
+		if manifest.ScalarAt(e, "name") == name {
+			return true
+		}
+	}
+	return false
+}
