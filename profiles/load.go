@@ -18,16 +18,16 @@ import (
 )
 
 type fileDoc struct {
-	Extends    Str        `yaml:"extends"`
-	Namespace  Str        `yaml:"namespace"`
-	Vars       yaml.Node  `yaml:"vars"`
-	Tenants    yaml.Node  `yaml:"tenants"`
-	Inject     []Inject   `yaml:"inject"`
-	Zones      yaml.Node  `yaml:"zones"`
-	ZoneHosts  *ZoneHosts `yaml:"zoneHosts"`
-	Hash       *Hash      `yaml:"hash"`
-	Check      *Check     `yaml:"check"`
-	IstioGuard *bool      `yaml:"istioGuard"`
+	Extends    Str         `yaml:"extends"`
+	Namespace  Str         `yaml:"namespace"`
+	Vars       yaml.Node   `yaml:"vars"`
+	Tenants    yaml.Node   `yaml:"tenants"`
+	Inject     []yaml.Node `yaml:"inject"`
+	Zones      yaml.Node   `yaml:"zones"`
+	ZoneHosts  *ZoneHosts  `yaml:"zoneHosts"`
+	Hash       *Hash       `yaml:"hash"`
+	Check      *Check      `yaml:"check"`
+	IstioGuard *bool       `yaml:"istioGuard"`
 }
 
 type tenantDoc struct {
@@ -132,7 +132,14 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 	if err := p.applyTenants(path, &doc.Tenants); err != nil {
 		return err
 	}
-	for _, in := range doc.Inject {
+	for i := range doc.Inject {
+		n := &doc.Inject[i]
+		var in Inject
+		if err := n.Load(&in, yaml.WithKnownFields()); err != nil {
+			return loadError(path, err)
+		}
+		setFile(reflect.ValueOf(&in), path)
+		in.Pos = at(path, n)
 		if err := p.applyInject(path, in); err != nil {
 			return err
 		}
@@ -184,9 +191,8 @@ func (p *Profile) applyTenants(path string, n *yaml.Node) error {
 
 func (p *Profile) applyInject(path string, in Inject) error {
 	in.File = path
-	in.Pos = in.Name.Pos
 	if in.Name.Value == "" {
-		return filepos.Errorf(filepos.Pos{File: path, Line: in.Name.Pos.Line}, "inject entry needs a name")
+		return filepos.Errorf(in.Pos, "inject entry needs a name")
 	}
 	if in.Fragment.Value != "" {
 		in.FragmentPath = filepath.Join(filepath.Dir(path), in.Fragment.Value)
