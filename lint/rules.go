@@ -11,12 +11,15 @@ import (
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/schema"
 	"github.com/krender/krender/workload"
 )
 
 var rules = []Rule{
 	{ID: "unresolved-var", Severity: filepos.Err, check: unresolvedVar,
 		Summary: "a ${NAME} outside scripts that the profile does not define"},
+	{ID: "unknown-field", Severity: filepos.Err, check: unknownField,
+		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed), for built-in kinds"},
 	{ID: "subpath-configmap", Severity: filepos.Err, check: subPathConfigMap,
 		Summary: "a ConfigMap or Secret mounted with subPath whose content is not in its name: the mount never updates"},
 	{ID: "etc-hosts-write", Severity: filepos.Err, check: etcHostsWrite,
@@ -39,6 +42,19 @@ func unresolvedVar(c *ctx) {
 			fmt.Sprintf("add %s to the profile's vars (or --set %s=...), or fix the spelling", r.Name, r.Name))
 		// The finding's position is the reference itself, not the object.
 		c.found[len(c.found)-1].Pos = r.Pos
+	}
+}
+
+func unknownField(c *ctx) {
+	for _, o := range c.set.Objects {
+		problems, err := schema.Check(o)
+		if err != nil {
+			c.report(o, nil, filepos.Err, "cannot check fields: "+err.Error(), "report this as a krender bug")
+			continue
+		}
+		for _, p := range problems {
+			c.report(o, p.Node, filepos.Err, p.Msg, "fix the field name or type (kubectl explain "+strings.ToLower(o.Kind())+" shows the schema)")
+		}
 	}
 }
 

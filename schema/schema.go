@@ -1,0 +1,144 @@
+// Package schema checks built-in Kubernetes objects against their Go types
+// offline, so a misspelled field (`hostAliases[0].hostname`) is caught before
+// `kubectl apply --validate=strict` would reject it.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "sigs.k8s.io/json"
+	k8syaml "sigs.k8s.io/yaml"
+
+	"github.com/krender/krender/manifest"
+)
+
+var scheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme,
+		autoscalingv2.AddToScheme, networkingv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme,
+		storagev1.AddToScheme, schedulingv1.AddToScheme, coordinationv1.AddToScheme, discoveryv1.AddToScheme,
+		nodev1.AddToScheme,
+	} {
+		if err := add(s); err != nil {
+			panic(err)
+		}
+	}
+	return s
+}()
+
+// Problem is a field the API server would reject, at the node that holds it.
+type Problem struct {
+	Node *yaml.Node
+	Msg  string
+}
+
+// Known reports whether o's kind is built in, so Check can judge it.
+func Known(o *manifest.Object) bool {
+	gv, err := schema.ParseGroupVersion(o.APIVersion())
+	return err == nil && scheme.Recognizes(gv.WithKind(o.Kind()))
+}
+
+var unknownField = regexp.MustCompile(`^unknown field "([^"]+)"$`)
+
+// Check decodes o strictly into its Go type. Objects of kinds it does not
+// know (custom resources) pass.
+func Check(o *manifest.Object) ([]Problem, error) {
+	gv, err := schema.ParseGroupVersion(o.APIVersion())
+	if err != nil {
+		return nil, nil
+	}
+	obj, err := scheme.New(gv.WithKind(o.Kind()))
+	if err != nil {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	if err := enc.Encode(o.Node); err != nil {
+		return nil, err
+	}
+	js, err := k8syaml.YAMLToJSON(buf.Bytes())
+	if err != nil {
+		return []Problem{{o.Node, err.Error()}}, nil
+	}
+	strict, err := kjson.UnmarshalStrict(js, obj)
+	var out []Problem
+	if err != nil {
+		node := o.Node
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			node = at(o.Node, te.Field)
+			err = fmt.Errorf("%s must be %s, not %s", te.Field, te.Type, te.Value)
+		}
+		out = append(out, Problem{node, fmt.Sprintf("%s %s: %s", o.APIVersion(), o.Kind(), strings.TrimPrefix(err.Error(), "json: "))})
+	}
+	for _, s := range strict {
+		m := unknownField.FindStringSubmatch(s.Error())
+		if m == nil {
+			out = append(out, Problem{o.Node, s.Error()})
+			continue
+		}
+		out = append(out, Problem{at(o.Node, m[1]), fmt.Sprintf("unknown field %q: %s %s has no such field", m[1], o.APIVersion(), o.Kind())})
+	}
+	return out, nil
+}
+
+var segment = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]`)
+
+// at finds the key node of a field path like spec.containers[0].imagee,
+// falling back to the deepest node it reaches.
+func at(root *yaml.Node, path string) *yaml.Node {
+	n, last := root, root
+	for _, m := range segment.FindAllStringSubmatch(path, -1) {
+		switch {
+		case m[1] != "":
+			if n != nil && n.Kind == yaml.SequenceNode { // a type error's path has no indices
+				n = firstWith(n, m[1])
+			}
+			k, v := manifest.KeyValue(n, m[1])
+			if k == nil {
+				return last
+			}
+			last, n = k, v
+		default:
+			i, _ := strconv.Atoi(m[2])
+			if n == nil || n.Kind != yaml.SequenceNode || i >= len(n.Content) {
+				return last
+			}
+			n = n.Content[i]
+			last = n
+		}
+	}
+	return last
+}
+
+func firstWith(seq *yaml.Node, key string) *yaml.Node {
+	for _, item := range seq.Content {
+		if k, _ := manifest.KeyValue(item, key); k != nil {
+			return item
+		}
+	}
+	return nil
+}
