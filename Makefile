@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/.cache/bin
 export KRENDER_YQ := $(BIN)/yq
 
-.PHONY: all build demo tools test test-short test-unit test-e2e bench clean
+.PHONY: all build demo tools test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean
 
 all: build
 
@@ -27,8 +27,21 @@ test-short:
 
 test: test-unit test-e2e
 
-test-e2e:
-	@echo "e2e tier: not wired yet"
+# End-to-end: rendered output applied to a real etcd + kube-apiserver on
+# 127.0.0.1, built from the Go module proxy into .cache/e2e (first build ~7 min).
+e2e-build:
+	hack/kube-apiserver.sh build
+
+test-e2e: e2e-build tools
+	$(GO) test -tags e2e -count=1 -timeout 30m ./e2e/...
+
+# For a quick loop: keep a server up and point the tests at it with
+# KRENDER_E2E_KUBECONFIG=$(CURDIR)/.cache/e2e/run/kubeconfig.
+e2e-up: e2e-build
+	hack/kube-apiserver.sh up
+
+e2e-down:
+	hack/kube-apiserver.sh down
 
 clean:
 	rm -f krender
