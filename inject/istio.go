@@ -1,0 +1,203 @@
+package inject
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/workload"
+)
+
+const (
+	istioConfigKey = "proxy.istio.io/config"
+	istioInjectKey = "sidecar.istio.io/inject"
+	holdKey        = "holdApplicationUntilProxyStarts"
+)
+
+// hostsWrite matches shell that writes /etc/hosts: a redirection, tee, sed -i,
+// or cp/mv/install with /etc/hosts as the destination. Reading it is fine.
+var hostsWrite = regexp.MustCompile(`>>?\|?\s*["']?/etc/hosts(?:["'\s;&|)]|$)` +
+	`|\btee\b[^;&|\n]*\s["']?/etc/hosts(?:["'\s;&|)]|$)` +
+	`|\bsed\b[^;&|\n]*\s-[a-zA-Z]*i[^;&|\n]*\s["']?/etc/hosts(?:["'\s;&|)]|$)` +
+	`|\b(?:cp|mv|install)\b[^;&|\n]*\s["']?/etc/hosts["']?\s*(?:[;&|)\n]|$)`)
+
+// hostsWriter is a container whose start writes /etc/hosts, and where.
+type hostsWriter struct {
+	container string
+	pos       filepos.Pos
+}
+
+// guardPods handles pods with an istio sidecar whose containers write
+// /etc/hosts. kubelet rewrites /etc/hosts as the pod's containers start, so
+// an app that starts before the proxy loses its line; istio's
+// holdApplicationUntilProxyStarts orders the start. krender sets it (and says
+// so) or, with istioGuard off, refuses the pod.
+func (st *Stage) guardPods(s *manifest.Set) error {
+	var errs filepos.List
+	for _, o := range s.Objects {
+		tpl, spec := workload.PodTemplate(o), workload.PodSpec(o)
+		if spec == nil || !istioPod(tpl, spec) {
+			continue
+		}
+		writers := hostsWriters(o, spec)
+		if len(writers) == 0 {
+			continue
+		}
+		ann := manifest.Lookup(tpl, "metadata", "annotations")
+		cfg := manifest.Value(ann, istioConfigKey)
+		doc, held, err := proxyConfig(o, cfg)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if held {
+			continue
+		}
+		if !st.guard {
+			for _, w := range writers {
+				errs = append(errs, filepos.Errorf(w.pos, "%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; kubelet rewrites "+
+					"/etc/hosts as containers start, so the line is lost unless istio holds the app until the proxy has started: set %s: true "+
+					"in the pod's %s annotation (istioGuard is off, so krender does not)", o.Kind(), o.Name(), w.container, holdKey, istioConfigKey))
+			}
+			continue
+		}
+		if err := setHold(o, tpl, cfg, doc); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, w := range writers {
+			s.Note(filepos.Info, w.pos, fmt.Sprintf("%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; set %s: true "+
+				"in the pod's %s annotation so that the app starts after the proxy and kubelet's rewrite of /etc/hosts does not drop the line",
+				o.Kind(), o.Name(), w.container, holdKey, istioConfigKey))
+		}
+	}
+	return errs.Err()
+}
+
+// istioPod reports whether the pod gets an istio sidecar by its own say:
+// the inject label or annotation, or an istio-proxy container already there.
+func istioPod(tpl, spec *yaml.Node) bool {
+	for _, where := range []string{"labels", "annotations"} {
+		if manifest.ScalarAt(tpl, "metadata", where, istioInjectKey) == "true" {
+			return true
+		}
+	}
+	return workload.Container(spec, "istio-proxy") != nil
+}
+
+// hostsWriters finds the app containers (not init containers, which run
+// before any sidecar) whose command, args or postStart hook write /etc/hosts.
+func hostsWriters(o *manifest.Object, spec *yaml.Node) []hostsWriter {
+	var out []hostsWriter
+	list := manifest.Value(spec, "containers")
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return nil
+	}
+	for _, c := range list.Content {
+		name := manifest.ScalarAt(c, "name")
+		if name == "istio-proxy" {
+			continue
+		}
+		places := []*yaml.Node{manifest.Value(c, "command"), manifest.Value(c, "args"),
+			manifest.Lookup(c, "lifecycle", "postStart", "exec", "command")}
+		found := false
+		for _, p := range places {
+			manifest.Walk(p, func(n *yaml.Node) {
+				if found || n.Kind != yaml.ScalarNode {
+					return
+				}
+				if loc := hostsWrite.FindStringIndex(n.Value); loc != nil {
+					found = true
+					pos := textPositions(o.SourceOf(n), n, [][]int{loc})[0]
+					out = append(out, hostsWriter{container: name, pos: pos})
+				}
+			})
+		}
+	}
+	return out
+}
+
+// proxyConfig parses the pod's proxy.istio.io/config annotation, which is
+// YAML inside a string, and reports whether it already holds the app.
+func proxyConfig(o *manifest.Object, cfg *yaml.Node) (*yaml.Node, bool, *filepos.Error) {
+	if cfg == nil || strings.TrimSpace(withoutComments(cfg.Value)) == "" {
+		return nil, false, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Load([]byte(cfg.Value), &doc); err != nil {
+		return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s is not valid YAML: %s", o.Kind(), o.Name(), istioConfigKey,
+			strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s must hold a YAML mapping of proxy settings", o.Kind(), o.Name(), istioConfigKey)
+	}
+	v := manifest.Value(root, holdKey)
+	switch {
+	case v == nil:
+		return &doc, false, nil
+	case v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true":
+		return &doc, true, nil
+	}
+	return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s sets %s to %q, but a container of this pod writes /etc/hosts "+
+		"and loses the line if it starts before the istio proxy: set it to true or remove it", o.Kind(), o.Name(), istioConfigKey, holdKey, v.Value)
+}
+
+// setHold writes holdApplicationUntilProxyStarts: true into the annotation,
+// keeping its other settings, their order and comments.
+func setHold(o *manifest.Object, tpl, cfg, doc *yaml.Node) *filepos.Error {
+	line := holdKey + ": true\n"
+	if cfg == nil {
+		ann := manifest.Ensure(manifest.Ensure(tpl, "metadata"), "annotations")
+		manifest.Put(ann, istioConfigKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: line})
+		return nil
+	}
+	if doc == nil { // empty, or comments only
+		text := strings.TrimRight(cfg.Value, "\n")
+		if text != "" {
+			text += "\n"
+		}
+		cfg.Value, cfg.Tag, cfg.Style = text+line, "!!str", yaml.LiteralStyle
+		return nil
+	}
+	root := doc.Content[0]
+	root.Content = append(root.Content,
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: holdKey},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	var b bytes.Buffer
+	d, err := yaml.NewDumper(&b, yaml.WithV3Defaults(), yaml.WithIndent(2), yaml.WithCompactSeqIndent(false), yaml.WithLineWidth(-1))
+	if err == nil {
+		err = d.Dump(doc)
+	}
+	if err == nil {
+		err = d.Close()
+	}
+	if err != nil {
+		return filepos.Errorf(o.Pos(cfg), "%s %s: cannot rewrite annotation %s: %v", o.Kind(), o.Name(), istioConfigKey, err)
+	}
+	text := b.String()
+	cfg.Tag = "!!str"
+	if strings.Contains(strings.TrimRight(text, "\n"), "\n") {
+		cfg.Style = yaml.LiteralStyle
+	} else {
+		text = strings.TrimRight(text, "\n") // a flow mapping stays on its one line
+	}
+	cfg.Value = text
+	return nil
+}
+
+func withoutComments(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
