@@ -71,7 +71,7 @@ func (st *Stage) guardPods(s *manifest.Set) error {
 			continue
 		}
 		for _, w := range writers {
-			s.Note(filepos.Info, w.pos, fmt.Sprintf("%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; set %s: true "+
+			s.Note(filepos.Info, w.pos, fmt.Sprintf("%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; krender set %s: true "+
 				"in the pod's %s annotation so that the app starts after the proxy and kubelet's rewrite of /etc/hosts does not drop the line",
 				o.Kind(), o.Name(), w.container, holdKey, istioConfigKey))
 		}

@@ -9,9 +9,13 @@ import (
 // merge lays frag over dst the way a Kubernetes user reads a patch: mappings
 // merge key by key, lists of named items (containers, env, volumeMounts,
 // volumes, ports...) merge item by item on `name`, and anything else in the
-// fragment replaces what dst had. yq has no operator that merges lists by a
-// key, hence Go. Copies of fragment nodes are passed to adopt so that their
-// positions keep naming the fragment file. dst stays the same pointer.
+// fragment replaces what dst had. Of two items with one name, a container
+// takes the fragment's fields one by one; any other item is replaced whole,
+// because its fields are often alternatives (an env var's value or
+// valueFrom, a volume's source) that must not end up side by side. yq has no
+// operator that merges lists by a key, hence Go. Copies of fragment nodes
+// are passed to adopt so that their positions keep naming the fragment file.
+// dst stays the same pointer.
 func merge(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
 	switch {
 	case dst.Kind == yaml.MappingNode && frag.Kind == yaml.MappingNode:
@@ -50,8 +54,14 @@ func mergeNamed(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
 				break
 			}
 		}
-		if same != nil {
+		switch {
+		case same != nil && manifest.Value(same, "image") != nil:
 			mergeMaps(same, item, adopt)
+			continue
+		case same != nil:
+			c := clone(item)
+			*same = *c
+			adopt(same)
 			continue
 		}
 		c := clone(item)

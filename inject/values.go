@@ -147,7 +147,7 @@ func fill(name string, iv profiles.InjectValue) (string, *filepos.Error) {
 	}
 	if iv.ShellQuote {
 		if typ != "string" {
-			return "", filepos.Errorf(iv.Pos, "%s: shellQuote applies to type string only; a %s needs no quotes", name, typ)
+			return "", filepos.Errorf(iv.Pos, "%s: shellQuote applies to type string only (values of type %s need no quotes)", name, typ)
 		}
 		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'", nil
 	}
