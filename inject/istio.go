@@ -3,7 +3,6 @@ package inject
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -13,18 +12,7 @@ import (
 	"github.com/krender/krender/workload"
 )
 
-const (
-	istioConfigKey = "proxy.istio.io/config"
-	istioInjectKey = "sidecar.istio.io/inject"
-	holdKey        = "holdApplicationUntilProxyStarts"
-)
-
-// hostsWrite matches shell that writes /etc/hosts: a redirection, tee, sed -i,
-// or cp/mv/install with /etc/hosts as the destination. Reading it is fine.
-var hostsWrite = regexp.MustCompile(`>>?\|?\s*["']?/etc/hosts(?:["'\s;&|)]|$)` +
-	`|\btee\b[^;&|\n]*\s["']?/etc/hosts(?:["'\s;&|)]|$)` +
-	`|\bsed\b[^;&|\n]*\s-[a-zA-Z]*i[^;&|\n]*\s["']?/etc/hosts(?:["'\s;&|)]|$)` +
-	`|\b(?:cp|mv|install)\b[^;&|\n]*\s["']?/etc/hosts["']?\s*(?:[;&|)\n]|$)`)
+const holdKey = "holdApplicationUntilProxyStarts"
 
 // hostsWriter is a container whose start writes /etc/hosts, and where.
 type hostsWriter struct {
@@ -41,7 +29,7 @@ func (st *Stage) guardPods(s *manifest.Set) error {
 	var errs filepos.List
 	for _, o := range s.Objects {
 		tpl, spec := workload.PodTemplate(o), workload.PodSpec(o)
-		if spec == nil || !istioPod(tpl, spec) {
+		if spec == nil || !workload.HasIstioSidecar(o) {
 			continue
 		}
 		writers := hostsWriters(o, spec)
@@ -49,7 +37,7 @@ func (st *Stage) guardPods(s *manifest.Set) error {
 			continue
 		}
 		ann := manifest.Lookup(tpl, "metadata", "annotations")
-		cfg := manifest.Value(ann, istioConfigKey)
+		cfg := manifest.Value(ann, workload.IstioConfigAnnotation)
 		doc, held, err := proxyConfig(o, cfg)
 		if err != nil {
 			errs = append(errs, err)
@@ -62,7 +50,7 @@ func (st *Stage) guardPods(s *manifest.Set) error {
 			for _, w := range writers {
 				errs = append(errs, filepos.Errorf(w.pos, "%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; kubelet rewrites "+
 					"/etc/hosts as containers start, so the line is lost unless istio holds the app until the proxy has started: set %s: true "+
-					"in the pod's %s annotation (istioGuard is off, so krender does not)", o.Kind(), o.Name(), w.container, holdKey, istioConfigKey))
+					"in the pod's %s annotation (istioGuard is off, so krender does not)", o.Kind(), o.Name(), w.container, holdKey, workload.IstioConfigAnnotation))
 			}
 			continue
 		}
@@ -73,50 +61,23 @@ func (st *Stage) guardPods(s *manifest.Set) error {
 		for _, w := range writers {
 			s.Note(filepos.Info, w.pos, fmt.Sprintf("%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; krender set %s: true "+
 				"in the pod's %s annotation so that the app starts after the proxy and kubelet's rewrite of /etc/hosts does not drop the line",
-				o.Kind(), o.Name(), w.container, holdKey, istioConfigKey))
+				o.Kind(), o.Name(), w.container, holdKey, workload.IstioConfigAnnotation))
 		}
 	}
 	return errs.Err()
 }
 
-// istioPod reports whether the pod gets an istio sidecar by its own say:
-// the inject label or annotation, or an istio-proxy container already there.
-func istioPod(tpl, spec *yaml.Node) bool {
-	for _, where := range []string{"labels", "annotations"} {
-		if manifest.ScalarAt(tpl, "metadata", where, istioInjectKey) == "true" {
-			return true
-		}
-	}
-	return workload.Container(spec, "istio-proxy") != nil
-}
-
-// hostsWriters finds the app containers (not init containers, which run
-// before any sidecar) whose command, args or postStart hook write /etc/hosts.
+// hostsWriters finds the containers whose scripts write /etc/hosts, the
+// first such place of each.
 func hostsWriters(o *manifest.Object, spec *yaml.Node) []hostsWriter {
 	var out []hostsWriter
-	list := manifest.Value(spec, "containers")
-	if list == nil || list.Kind != yaml.SequenceNode {
-		return nil
-	}
-	for _, c := range list.Content {
-		name := manifest.ScalarAt(c, "name")
-		if name == "istio-proxy" {
-			continue
-		}
-		places := []*yaml.Node{manifest.Value(c, "command"), manifest.Value(c, "args"),
-			manifest.Lookup(c, "lifecycle", "postStart", "exec", "command")}
-		found := false
-		for _, p := range places {
-			manifest.Walk(p, func(n *yaml.Node) {
-				if found || n.Kind != yaml.ScalarNode {
-					return
-				}
-				if loc := hostsWrite.FindStringIndex(n.Value); loc != nil {
-					found = true
-					pos := textPositions(o.SourceOf(n), n, [][]int{loc})[0]
-					out = append(out, hostsWriter{container: name, pos: pos})
-				}
-			})
+	for _, c := range workload.Containers(spec) {
+		for _, n := range workload.Scripts(c) {
+			if loc := workload.EtcHostsWrite(n.Value); loc != nil {
+				pos := textPositions(o.SourceOf(n), n, [][]int{loc})[0]
+				out = append(out, hostsWriter{container: manifest.ScalarAt(c, "name"), pos: pos})
+				break
+			}
 		}
 	}
 	return out
@@ -130,22 +91,22 @@ func proxyConfig(o *manifest.Object, cfg *yaml.Node) (*yaml.Node, bool, *filepos
 	}
 	var doc yaml.Node
 	if err := yaml.Load([]byte(cfg.Value), &doc); err != nil {
-		return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s is not valid YAML: %s", o.Kind(), o.Name(), istioConfigKey,
+		return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s is not valid YAML: %s", o.Kind(), o.Name(), workload.IstioConfigAnnotation,
 			strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s must hold a YAML mapping of proxy settings", o.Kind(), o.Name(), istioConfigKey)
+		return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s must hold a YAML mapping of proxy settings", o.Kind(), o.Name(), workload.IstioConfigAnnotation)
 	}
 	v := manifest.Value(root, holdKey)
 	switch {
 	case v == nil:
 		return &doc, false, nil
-	case v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && v.Value == "true":
+	case v.Kind == yaml.ScalarNode && v.Tag == "!!bool" && strings.EqualFold(v.Value, "true"):
 		return &doc, true, nil
 	}
 	return nil, false, filepos.Errorf(o.Pos(cfg), "%s %s: annotation %s sets %s to %q, but a container of this pod writes /etc/hosts "+
-		"and loses the line if it starts before the istio proxy: set it to true or remove it", o.Kind(), o.Name(), istioConfigKey, holdKey, v.Value)
+		"and loses the line if it starts before the istio proxy: set it to true or remove it", o.Kind(), o.Name(), workload.IstioConfigAnnotation, holdKey, v.Value)
 }
 
 // setHold writes holdApplicationUntilProxyStarts: true into the annotation,
@@ -154,7 +115,7 @@ func setHold(o *manifest.Object, tpl, cfg, doc *yaml.Node) *filepos.Error {
 	line := holdKey + ": true\n"
 	if cfg == nil {
 		ann := manifest.Ensure(manifest.Ensure(tpl, "metadata"), "annotations")
-		manifest.Put(ann, istioConfigKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: line})
+		manifest.Put(ann, workload.IstioConfigAnnotation, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: line})
 		return nil
 	}
 	if doc == nil { // empty, or comments only
@@ -178,7 +139,7 @@ func setHold(o *manifest.Object, tpl, cfg, doc *yaml.Node) *filepos.Error {
 		err = d.Close()
 	}
 	if err != nil {
-		return filepos.Errorf(o.Pos(cfg), "%s %s: cannot rewrite annotation %s: %v", o.Kind(), o.Name(), istioConfigKey, err)
+		return filepos.Errorf(o.Pos(cfg), "%s %s: cannot rewrite annotation %s: %v", o.Kind(), o.Name(), workload.IstioConfigAnnotation, err)
 	}
 	text := b.String()
 	cfg.Tag = "!!str"
