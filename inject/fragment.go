@@ -1,9 +1,7 @@
 package inject
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -39,37 +37,20 @@ func loadFragment(read func(string) ([]byte, error), in profiles.Inject) (*fragm
 		return nil, filepos.Errorf(in.Fragment.Pos, "cannot read fragment %s: %v", in.FragmentPath, unwrapPathError(err))
 	}
 	src := manifest.NewSource(in.FragmentPath, text)
-	dec := yqlib.NewYamlDecoder(yqlib.LoadYamlPreferences)
-	if err := dec.Init(bytes.NewReader(text)); err != nil {
-		return nil, filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
-	}
 	var node *yaml.Node
-	for {
-		cn, err := dec.Decode()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, yamlError(src, err)
-		}
-		n, err := cn.MarshalYAML()
-		if err != nil {
-			return nil, filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
-		}
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-			continue
-		}
+	err = manifest.Decode(src, yqlib.LoadYamlPreferences, func(_ int, n *yaml.Node, _ string) error {
 		if node != nil {
-			return nil, filepos.Errorf(filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column},
+			return filepos.Errorf(filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column},
 				"a fragment is one YAML document; this is a second one")
 		}
 		node = n
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if node == nil {
 		return nil, filepos.Errorf(filepos.Pos{File: src.Path}, "fragment is empty")
-	}
-	if err := manifest.CheckDuplicateKeys(src, node); err != nil {
-		return nil, err
 	}
 	if err := fillPlaceholders(src, node, in); err != nil {
 		return nil, err
@@ -101,7 +82,11 @@ func fillPlaceholders(src *manifest.Source, node *yaml.Node, in profiles.Inject)
 		if len(locs) == 0 {
 			return
 		}
-		pos := textPositions(src, n, locs)
+		found := make([]string, len(locs))
+		for i, l := range locs {
+			found[i] = n.Value[l[0]:l[1]]
+		}
+		pos := src.TextPositions(n, found)
 		var b strings.Builder
 		last := 0
 		for i, l := range locs {
@@ -123,7 +108,7 @@ func fillPlaceholders(src *manifest.Source, node *yaml.Node, in profiles.Inject)
 		whole := len(locs) == 1 && locs[0][0] == 0 && locs[0][1] == len(n.Value)
 		n.Value = b.String()
 		if whole && !key && n.Style == 0 {
-			n.Tag = plainTag(n.Value) // `port: __PORT__` is a number, as it is after sed
+			n.Tag = manifest.PlainTag(n.Value) // `port: __PORT__` is a number, as it is after sed
 		}
 	})
 	var names []string
@@ -138,50 +123,6 @@ func fillPlaceholders(src *manifest.Source, node *yaml.Node, in profiles.Inject)
 		}
 	}
 	return errs.Err()
-}
-
-// plainTag is the tag a plain scalar with text v resolves to.
-func plainTag(v string) string {
-	var n yaml.Node
-	if err := yaml.Load([]byte(v), &n); err != nil || n.Kind != yaml.DocumentNode || len(n.Content) != 1 {
-		return "!!str"
-	}
-	c := n.Content[0]
-	if c.Kind != yaml.ScalarNode || c.Style != 0 || c.Value != v {
-		return "!!str"
-	}
-	return c.Tag
-}
-
-// textPositions finds where each match in n's value was written: from the
-// scalar's start, each match's text is looked up in order in the file, which
-// holds for every style because a placeholder has nothing YAML escapes.
-func textPositions(src *manifest.Source, n *yaml.Node, locs [][]int) []filepos.Pos {
-	out := make([]filepos.Pos, len(locs))
-	from := src.Offset(n.Line, n.Column)
-	for i, l := range locs {
-		out[i] = filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}
-		if from < 0 {
-			continue
-		}
-		text := n.Value[l[0]:l[1]]
-		k := bytes.Index(src.Text[from:], []byte(text))
-		if k < 0 {
-			from = -1
-			continue
-		}
-		out[i] = src.PosAt(from + k)
-		from += k + len(text)
-	}
-	return out
-}
-
-func yamlError(src *manifest.Source, err error) error {
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		return manifest.LoadError(src.Path, le)
-	}
-	return filepos.Errorf(filepos.Pos{File: src.Path}, "invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 }
 
 func unwrapPathError(err error) error {

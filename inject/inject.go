@@ -52,7 +52,7 @@ func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error)
 	for _, in := range p.Inject {
 		e, err := newEntry(read, in)
 		if err != nil {
-			errs = appendErr(errs, err)
+			errs = filepos.Append(errs, err)
 			continue
 		}
 		st.entries = append(st.entries, e)
@@ -66,7 +66,7 @@ func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error)
 func newEntry(read func(string) ([]byte, error), in profiles.Inject) (*entry, error) {
 	e := &entry{in: in, exclude: map[string]bool{}}
 	var errs filepos.List
-	add := func(err error) { errs = appendErr(errs, err) }
+	add := func(err error) { errs = filepos.Append(errs, err) }
 	name := in.Name.Value
 	switch {
 	case in.Container.Value != "" && in.Into.Value != "":
@@ -129,7 +129,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		for _, o := range s.Objects {
 			ok, err := e.apply(o)
 			if err != nil {
-				errs = appendErr(errs, err)
+				errs = filepos.Append(errs, err)
 			}
 			if ok {
 				changed++
@@ -249,14 +249,4 @@ func listOrNone(names []string) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
-}
-
-func appendErr(l filepos.List, err error) filepos.List {
-	switch e := err.(type) {
-	case filepos.List:
-		return append(l, e...)
-	case *filepos.Error:
-		return append(l, e)
-	}
-	return append(l, &filepos.Error{Msg: err.Error()})
 }

@@ -74,7 +74,7 @@ func hostsWriters(o *manifest.Object, spec *yaml.Node) []hostsWriter {
 	for _, c := range workload.Containers(spec) {
 		for _, n := range workload.Scripts(c) {
 			if loc := workload.EtcHostsWrite(n.Value); loc != nil {
-				pos := textPositions(o.SourceOf(n), n, [][]int{loc})[0]
+				pos := o.SourceOf(n).TextPositions(n, []string{n.Value[loc[0]:loc[1]]})[0]
 				out = append(out, hostsWriter{container: manifest.ScalarAt(c, "name"), pos: pos})
 				break
 			}

@@ -91,15 +91,7 @@ func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, error) {
 	return files, nil
 }
 
-func appendErr(l filepos.List, err error) filepos.List {
-	switch e := err.(type) {
-	case filepos.List:
-		return append(l, e...)
-	case *filepos.Error:
-		return append(l, e)
-	}
-	return append(l, &filepos.Error{Msg: err.Error()})
-}
+func appendErr(l filepos.List, err error) filepos.List { return filepos.Append(l, err) }
 
 func unwrap(err error) error {
 	if pe, ok := err.(*fs.PathError); ok {
