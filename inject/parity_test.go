@@ -3,12 +3,13 @@ package inject_test
 import (
 	"bytes"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
@@ -90,7 +91,7 @@ func TestShellPipelineParity(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(kept, want) {
-		t.Errorf("%s is not what the real pipeline prints now (regenerate with -regen-parity and review):\n%s", golden, firstDiff(string(kept), string(want)))
+		t.Errorf("%s is not what the real pipeline prints now (regenerate with -regen-parity and review):\n%s", golden, lineDiff(string(kept), string(want)))
 	}
 
 	e, err := render.New(render.OSFS{}, render.Options{Profile: profile, Tenants: []string{"tenant-a"}, Paths: []string{"../templates"}})
@@ -102,7 +103,7 @@ func TestShellPipelineParity(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("krender differs from the shell pipeline:\n%s", firstDiff(string(want), got.String()))
+		t.Errorf("krender differs from the shell pipeline:\n%s", lineDiff(string(want), got.String()))
 	}
 }
 
@@ -134,19 +135,4 @@ func requireTool(t *testing.T, path string) string {
 	return ""
 }
 
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n  want: %q\n  got:  %q", i+1, wl, gl)
-		}
-	}
-	return "(same lines, different bytes)"
-}
+func lineDiff(want, got string) string { return udiff.Unified("want", "got", want, got) }
