@@ -52,7 +52,7 @@ args:
     echo "__IP__ efs" >> /etc/hosts
 `
 
-func newStage(t *testing.T, mode string) *Stage {
+func newStage(t testing.TB, mode string) *Stage {
 	t.Helper()
 	files := map[string][]byte{"frag.yaml": []byte(fragmentText)}
 	read := func(p string) ([]byte, error) {
@@ -78,7 +78,7 @@ func newStage(t *testing.T, mode string) *Stage {
 	return st
 }
 
-func render(t *testing.T, st *Stage) (*manifest.Set, *manifest.Object) {
+func render(t testing.TB, st *Stage) (*manifest.Set, *manifest.Object) {
 	t.Helper()
 	objs, err := manifest.Parse(manifest.NewSource("app.yaml", []byte(template)))
 	if err != nil {
