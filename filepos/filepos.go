@@ -78,6 +78,18 @@ func less(a, b Pos) bool {
 	return a.Col < b.Col
 }
 
+// Append adds err to l: the errors of a List, an *Error, or any other error
+// as a message without position.
+func Append(l List, err error) List {
+	switch e := err.(type) {
+	case List:
+		return append(l, e...)
+	case *Error:
+		return append(l, e)
+	}
+	return append(l, &Error{Msg: err.Error()})
+}
+
 // IsInput reports whether err is (or wraps) a user-input error, which the CLI
 // maps to exit status 2.
 func IsInput(err error) bool {

@@ -3,6 +3,7 @@
 package lint
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -91,7 +92,12 @@ func (l *Linter) Apply(s *manifest.Set) error {
 	for _, f := range c.found {
 		key := f.Rule + "\x00" + f.Pos.String() + "\x00" + f.Msg
 		if prev, ok := l.findings[key]; ok {
-			prev.Tenants = append(prev.Tenants, f.Tenants...)
+			// one place can be found in several objects (an injected fragment)
+			for _, t := range f.Tenants {
+				if !slices.Contains(prev.Tenants, t) {
+					prev.Tenants = append(prev.Tenants, t)
+				}
+			}
 			continue
 		}
 		l.findings[key] = f

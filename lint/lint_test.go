@@ -97,10 +97,11 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 3 || got[0].Severity != "error" || got[0].Rule != "etc-hosts-write" || got[0].Line != 17 {
+	// krender's istio guard has held the first pod, so all three are warnings.
+	if len(got) != 3 || got[0].Severity != "warning" || got[0].Rule != "etc-hosts-write" || got[0].Line != 17 {
 		t.Fatalf("unexpected JSON findings: %+v", got)
 	}
-	if !HasErrors(fs) || HasErrors([]Finding{{Severity: filepos.Warning}}) {
+	if HasErrors(fs) || !HasErrors([]Finding{{Severity: filepos.Err}}) || HasErrors([]Finding{{Severity: filepos.Warning}}) {
 		t.Fatal("HasErrors must look at error-level findings only")
 	}
 }

@@ -76,12 +76,8 @@ func runtimeVarShadowed(c *ctx) {
 	}
 }
 
-// hostsWrite matches shell that writes /etc/hosts (redirection, tee, sed -i,
-// cp/mv/ln/install onto it), not shell that only reads it.
-var hostsWrite = regexp.MustCompile(`(?m)(>>?\s*|\btee\b[^\n|;&]*\s|\bsed\b[^\n|;&]*\s-i[^\n|;&]*\s|\b(?:cp|mv|ln|install)\b[^\n|;&]*\s)/etc/hosts(?:$|[\s;|&)'"])`)
-
 // WritesEtcHosts reports whether a script writes /etc/hosts.
-func WritesEtcHosts(script string) bool { return hostsWrite.MatchString(script) }
+func WritesEtcHosts(script string) bool { return workload.EtcHostsWrite(script) != nil }
 
 func etcHostsWrite(c *ctx) {
 	for _, o := range c.set.Objects {
@@ -112,33 +108,12 @@ func etcHostsWrite(c *ctx) {
 // scriptWriting returns the first script scalar of a container that writes /etc/hosts.
 func scriptWriting(ctr *yaml.Node) *yaml.Node {
 	var found *yaml.Node
-	for _, n := range scripts(ctr) {
+	for _, n := range workload.Scripts(ctr) {
 		if found == nil && WritesEtcHosts(n.Value) {
 			found = n
 		}
 	}
 	return found
-}
-
-// scripts are the container's command, args and exec hook/probe commands.
-func scripts(ctr *yaml.Node) []*yaml.Node {
-	var out []*yaml.Node
-	add := func(n *yaml.Node) {
-		manifest.Walk(n, func(s *yaml.Node) {
-			if s.Kind == yaml.ScalarNode {
-				out = append(out, s)
-			}
-		})
-	}
-	add(manifest.Value(ctr, "command"))
-	add(manifest.Value(ctr, "args"))
-	for _, hook := range []string{"postStart", "preStop"} {
-		add(manifest.Lookup(ctr, "lifecycle", hook, "exec", "command"))
-	}
-	for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
-		add(manifest.Lookup(ctr, probe, "exec", "command"))
-	}
-	return out
 }
 
 func subPathConfigMap(c *ctx) {
@@ -211,7 +186,7 @@ func inotifyReload(c *ctx) {
 					continue
 				}
 				dir := strings.TrimSuffix(manifest.ScalarAt(m, "mountPath"), "/")
-				for _, s := range scripts(ctr) {
+				for _, s := range workload.Scripts(ctr) {
 					if file := watchedFile(s.Value, dir); file != "" {
 						c.report(o, s, filepos.Warning,
 							fmt.Sprintf("inotify watches %s, one file of a ConfigMap volume: kubelet updates it by swapping the ..data symlink, which arrives as IN_DELETE_SELF, not IN_MODIFY, and the watch dies", file),

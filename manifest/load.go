@@ -22,34 +22,48 @@ func init() {
 // leading comments and `---` lines come out exactly as `yq` would print them,
 // which keeps krender's output byte-compatible with the pipelines it replaces.
 func Parse(src *Source) ([]*Object, error) {
-	dec := yqlib.NewYamlDecoder(yqlib.NewDefaultYamlPreferences())
-	if err := dec.Init(bytes.NewReader(src.Text)); err != nil {
-		return nil, filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
-	}
 	var objs []*Object
+	err := Decode(src, yqlib.NewDefaultYamlPreferences(), func(doc int, n *yaml.Node, leading string) error {
+		if n.Kind != yaml.MappingNode {
+			return filepos.Errorf(filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column},
+				"document %d is not a mapping; a Kubernetes object is expected", doc+1)
+		}
+		objs = append(objs, &Object{Node: n, Src: src, Doc: doc, Leading: leading})
+		return nil
+	})
+	return objs, err
+}
+
+// Decode hands each non-empty document of src to f, with its index and the
+// comments and separators before it, after checking it for duplicate keys.
+// prefs chooses how yqlib attaches leading comments (its load() differs from
+// its command line).
+func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
+	dec := yqlib.NewYamlDecoder(prefs)
+	if err := dec.Init(bytes.NewReader(src.Text)); err != nil {
+		return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
+	}
 	for doc := 0; ; doc++ {
 		cn, err := dec.Decode()
 		if errors.Is(err, io.EOF) {
-			return objs, nil
+			return nil
 		}
 		if err != nil {
-			return nil, yamlError(src, err)
+			return yamlError(src, err)
 		}
 		n, err := cn.MarshalYAML()
 		if err != nil {
-			return nil, filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
+			return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
 		}
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			continue // an empty or comment-only document
 		}
-		if n.Kind != yaml.MappingNode {
-			return nil, filepos.Errorf(filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column},
-				"document %d is not a mapping; a Kubernetes object is expected", doc+1)
-		}
 		if err := CheckDuplicateKeys(src, n); err != nil {
-			return nil, err
+			return err
 		}
-		objs = append(objs, &Object{Node: n, Src: src, Doc: doc, Leading: cn.LeadingContent})
+		if err := f(doc, n, cn.LeadingContent); err != nil {
+			return err
+		}
 	}
 }
 

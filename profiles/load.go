@@ -81,7 +81,7 @@ func load(p *Profile, path string, read ReadFile, chain []string, from filepos.P
 		return err
 	}
 	if doc.Extends.Value != "" {
-		base := filepath.Join(filepath.Dir(path), doc.Extends.Value)
+		base := besideFile(path, doc.Extends.Value)
 		if err := load(p, base, read, chain, doc.Extends.Pos); err != nil {
 			return err
 		}
@@ -195,7 +195,7 @@ func (p *Profile) applyInject(path string, in Inject) error {
 		return filepos.Errorf(in.Pos, "inject entry needs a name")
 	}
 	if in.Fragment.Value != "" {
-		in.FragmentPath = filepath.Join(filepath.Dir(path), in.Fragment.Value)
+		in.FragmentPath = besideFile(path, in.Fragment.Value)
 	}
 	for i := range p.Inject {
 		if p.Inject[i].Name.Value == in.Name.Value {
@@ -371,4 +371,13 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// besideFile resolves a path written in the profile at path: relative to
+// that file's directory, or as written when absolute.
+func besideFile(path, rel string) string {
+	if filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Join(filepath.Dir(path), rel)
 }

@@ -108,3 +108,24 @@ func TestProfileErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestAbsolutePathsStayAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.yaml")
+	if err := os.WriteFile(base, []byte("vars: {A: a}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	frag := filepath.Join(dir, "frag.yaml")
+	p, err := loadFiles(t, map[string]string{
+		"sub/p.yaml": "extends: " + base + "\ninject:\n  - {name: x, fragment: " + frag + ", container: app}\n",
+	}, "sub/p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := p.Vars.Lookup("A"); v != "a" {
+		t.Errorf("absolute extends not followed: A = %q", v)
+	}
+	if p.Inject[0].FragmentPath != frag {
+		t.Errorf("fragment path %q, want %q", p.Inject[0].FragmentPath, frag)
+	}
+}

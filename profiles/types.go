@@ -127,6 +127,17 @@ type InjectValue struct {
 	Value      Str  `yaml:"value"`
 	Type       Str  `yaml:"type"`
 	ShellQuote bool `yaml:"shellQuote"`
+
+	Pos filepos.Pos `yaml:"-"` // of the entry, for errors about what it lacks
+}
+
+func (v *InjectValue) UnmarshalYAML(n *yaml.Node) error {
+	type plain InjectValue
+	if err := n.Load((*plain)(v), yaml.WithKnownFields()); err != nil {
+		return err
+	}
+	v.Pos = filepos.Pos{Line: n.Line, Col: n.Column}
+	return nil
 }
 
 type Zone struct {

@@ -11,12 +11,17 @@ import (
 
 // LoadTemplates parses every template under paths: files as given, directories
 // walked recursively for *.yaml and *.yml in lexical order. Every file's
-// errors are reported together.
-func LoadTemplates(fsys FS, paths []string) ([]*manifest.Object, error) {
+// errors are reported together. Files in skip (the profile's fragments, which
+// often live beside the templates) are passed over in directory walks.
+func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object, error) {
 	var objs []*manifest.Object
 	var errs filepos.List
+	skipped := map[string]bool{}
+	for _, f := range skip {
+		skipped[sameFile(f)] = true
+	}
 	for _, p := range paths {
-		files, err := templateFiles(fsys, p)
+		files, err := templateFiles(fsys, p, skipped)
 		if err != nil {
 			return nil, err
 		}
@@ -40,7 +45,15 @@ func LoadTemplates(fsys FS, paths []string) ([]*manifest.Object, error) {
 	return objs, nil
 }
 
-func templateFiles(fsys FS, p string) ([]string, error) {
+// sameFile is a key under which two spellings of one path compare equal.
+func sameFile(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}
+
+func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, error) {
 	st, err := fsys.Stat(p)
 	if err != nil {
 		return nil, filepos.Errorf(filepos.Pos{File: p}, "cannot read template: %v", unwrap(err))
@@ -62,6 +75,7 @@ func templateFiles(fsys FS, p string) ([]string, error) {
 				if err := walk(name); err != nil {
 					return err
 				}
+			case skip[sameFile(name)]:
 			case strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml"):
 				files = append(files, name)
 			}
@@ -77,15 +91,7 @@ func templateFiles(fsys FS, p string) ([]string, error) {
 	return files, nil
 }
 
-func appendErr(l filepos.List, err error) filepos.List {
-	switch e := err.(type) {
-	case filepos.List:
-		return append(l, e...)
-	case *filepos.Error:
-		return append(l, e)
-	}
-	return append(l, &filepos.Error{Msg: err.Error()})
-}
+func appendErr(l filepos.List, err error) filepos.List { return filepos.Append(l, err) }
 
 func unwrap(err error) error {
 	if pe, ok := err.(*fs.PathError); ok {

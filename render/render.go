@@ -66,7 +66,11 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	tpls, err := LoadTemplates(fsys, opts.Paths)
+	var fragments []string
+	for _, in := range p.Inject {
+		fragments = append(fragments, in.FragmentPath)
+	}
+	tpls, err := LoadTemplates(fsys, opts.Paths, fragments...)
 	if err != nil {
 		return nil, err
 	}

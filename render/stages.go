@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/krender/krender/inject"
 	"github.com/krender/krender/profiles"
 )
 
@@ -8,5 +9,10 @@ import (
 // so expressions are compiled and fragments parsed once, not per tenant.
 func buildStages(fsys FS, p *profiles.Profile) ([]Stage, error) {
 	var stages []Stage
+	in, err := inject.New(fsys.ReadFile, p)
+	if err != nil {
+		return nil, err
+	}
+	stages = append(stages, in)
 	return stages, nil
 }

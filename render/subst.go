@@ -63,25 +63,13 @@ func Substitute(o *manifest.Object, vars Vars) []Occurrence {
 func setScalar(n *yaml.Node, v string, whole, key bool) {
 	n.Value = v
 	if whole && !key && n.Style == 0 {
-		n.Tag = resolveTag(v)
+		n.Tag = manifest.PlainTag(v)
 		return
 	}
 	n.Tag = "!!str"
 	if n.Style == 0 && !readAsString(v) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
-}
-
-func resolveTag(v string) string {
-	var n yaml.Node
-	if err := yaml.Load([]byte(v), &n); err != nil || n.Kind != yaml.DocumentNode || len(n.Content) != 1 {
-		return "!!str"
-	}
-	c := n.Content[0]
-	if c.Kind != yaml.ScalarNode || c.Style != 0 || c.Value != v {
-		return "!!str"
-	}
-	return c.Tag
 }
 
 // readAsString reports whether Kubernetes (sigs.k8s.io/yaml, go-yaml v2
@@ -98,29 +86,13 @@ func readAsString(v string) bool {
 	return ok && s == v
 }
 
-// refPositions finds where each reference of n was written. The scalar's own
-// position is where it starts (for a block scalar, its `|`); each reference's
-// text is then looked up in order from there, which holds for every scalar
-// style because `$` and names are never escaped in YAML.
+// refPositions finds where each reference of n was written.
 func refPositions(o *manifest.Object, n *yaml.Node, refs []shellformat.Ref) []filepos.Pos {
-	src := o.SourceOf(n)
-	out := make([]filepos.Pos, len(refs))
-	from := src.Offset(n.Line, n.Column)
+	texts := make([]string, len(refs))
 	for i, r := range refs {
-		out[i] = filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}
-		if from < 0 {
-			continue
-		}
-		text := r.Text(n.Value)
-		k := strings.Index(string(src.Text[from:]), text)
-		if k < 0 {
-			from = -1
-			continue
-		}
-		out[i] = src.PosAt(from + k)
-		from += k + len(text)
+		texts[i] = r.Text(n.Value)
 	}
-	return out
+	return o.SourceOf(n).TextPositions(n, texts)
 }
 
 // Unresolved turns references that are neither defined nor inside a script

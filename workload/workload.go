@@ -4,6 +4,8 @@
 package workload
 
 import (
+	"regexp"
+
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/manifest"
@@ -169,4 +171,36 @@ func HoldsApplicationUntilProxyStarts(o *manifest.Object) bool {
 		Hold bool `yaml:"holdApplicationUntilProxyStarts"`
 	}
 	return yaml.Load([]byte(cfg), &pc) == nil && pc.Hold
+}
+
+// etcHostsWrite matches shell that writes /etc/hosts: a redirection, tee,
+// sed -i, or cp/mv/ln/install with /etc/hosts as the destination. Shell that
+// only reads it does not match.
+var etcHostsWrite = regexp.MustCompile(`(?m)(?:>>?\|?\s*|\btee\b[^\n|;&<]*\s|\bsed\b[^\n|;&<]*\s(?:-[a-zA-Z]*i|--in-place)[^\n|;&<]*\s)["']?/etc/hosts(?:$|[\s;|&)'"])` +
+	`|\b(?:cp|mv|ln|install)\b[^\n|;&<]*\s["']?/etc/hosts["']?[ \t]*(?:$|[;|&)])`)
+
+// EtcHostsWrite returns where in script the first write to /etc/hosts is (a
+// byte range), or nil.
+func EtcHostsWrite(script string) []int { return etcHostsWrite.FindStringIndex(script) }
+
+// Scripts are the container's command, args and exec hook/probe commands:
+// the strings it runs.
+func Scripts(ctr *yaml.Node) []*yaml.Node {
+	var out []*yaml.Node
+	add := func(n *yaml.Node) {
+		manifest.Walk(n, func(s *yaml.Node) {
+			if s.Kind == yaml.ScalarNode {
+				out = append(out, s)
+			}
+		})
+	}
+	add(manifest.Value(ctr, "command"))
+	add(manifest.Value(ctr, "args"))
+	for _, hook := range []string{"postStart", "preStop"} {
+		add(manifest.Lookup(ctr, "lifecycle", hook, "exec", "command"))
+	}
+	for _, probe := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
+		add(manifest.Lookup(ctr, probe, "exec", "command"))
+	}
+	return out
 }

@@ -1,0 +1,252 @@
+// Package inject puts shell-bearing fragments (a wrapper command that picks a
+// per-zone mount target, say) into the workloads a profile selects, after
+// substitution: fragments never see `$` substitution, their `__NAME__`
+// placeholders take typed values checked to be shell-safe, and selection,
+// target paths and deletions are yq expressions evaluated in-process.
+// The stage also guards istio pods whose containers write /etc/hosts.
+package inject
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/workload"
+	"github.com/krender/krender/yqexpr"
+)
+
+// Modes of an inject entry.
+const (
+	ModeMerge  = "merge"  // deep merge, named lists by name (the default)
+	ModeAppend = "append" // yq's `+=`, exactly
+)
+
+// Stage injects every entry of a profile, in order, then runs the istio guard.
+type Stage struct {
+	entries []*entry
+	guard   bool
+}
+
+type entry struct {
+	in      profiles.Inject
+	frag    *fragment
+	where   *yqexpr.Expr
+	into    *yqexpr.Expr
+	deletes []*yqexpr.Expr
+	exclude map[string]bool
+	append  bool
+}
+
+// addFragment is what `mode: append` evaluates at each target.
+var addFragment *yqexpr.Expr
+
+// New compiles every expression and loads every fragment of p once; read is
+// how the render reads files.
+func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error) {
+	st := &Stage{guard: p.IstioGuard}
+	var errs filepos.List
+	for _, in := range p.Inject {
+		e, err := newEntry(read, in)
+		if err != nil {
+			errs = filepos.Append(errs, err)
+			continue
+		}
+		st.entries = append(st.entries, e)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func newEntry(read func(string) ([]byte, error), in profiles.Inject) (*entry, error) {
+	e := &entry{in: in, exclude: map[string]bool{}}
+	var errs filepos.List
+	add := func(err error) { errs = filepos.Append(errs, err) }
+	name := in.Name.Value
+	switch {
+	case in.Container.Value != "" && in.Into.Value != "":
+		add(filepos.Errorf(in.Into.Pos, "inject %s: give container or into, not both", name))
+	case in.Container.Value == "" && in.Into.Value == "":
+		add(filepos.Errorf(in.Pos, "inject %s needs a target: container (a container name) or into (a yq path)", name))
+	}
+	switch in.Mode.Value {
+	case "", ModeMerge:
+	case ModeAppend:
+		e.append = true
+	default:
+		add(filepos.Errorf(in.Mode.Pos, "unknown mode %q: use merge (the default) or append (yq's +=)", in.Mode.Value))
+	}
+	var err error
+	if in.Where.Value != "" {
+		if e.where, err = yqexpr.Selector(in.Where.Value, in.Where.Pos); err != nil {
+			add(err)
+		}
+	}
+	if in.Into.Value != "" {
+		if e.into, err = yqexpr.Compile(in.Into.Value, in.Into.Pos); err != nil {
+			add(err)
+		}
+	}
+	for _, d := range in.Delete {
+		x, err := yqexpr.Compile(d.Value, d.Pos)
+		if err != nil {
+			add(err)
+			continue
+		}
+		e.deletes = append(e.deletes, x)
+	}
+	for _, x := range in.Exclude {
+		e.exclude[x.Value] = true
+	}
+	if e.frag, err = loadFragment(read, in); err != nil {
+		add(err)
+	} else if in.Container.Value != "" && e.frag.node.Kind != yaml.MappingNode {
+		n := e.frag.node
+		add(filepos.Errorf(filepos.Pos{File: e.frag.src.Path, Line: n.Line, Col: n.Column},
+			"a fragment for a container must be a mapping of container fields (inject %s)", name))
+	}
+	if e.append && addFragment == nil {
+		if addFragment, err = yqexpr.Compile(". += $frag", filepos.Pos{}); err != nil {
+			return nil, err
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Apply injects into every object of s, then guards istio pods.
+func (st *Stage) Apply(s *manifest.Set) error {
+	var errs filepos.List
+	for _, e := range st.entries {
+		changed := 0
+		for _, o := range s.Objects {
+			ok, err := e.apply(o)
+			if err != nil {
+				errs = filepos.Append(errs, err)
+			}
+			if ok {
+				changed++
+			}
+		}
+		if changed == 0 && len(errs) == 0 {
+			s.Note(filepos.Info, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	return st.guardPods(s)
+}
+
+// apply injects into o if e selects it and o has the target.
+func (e *entry) apply(o *manifest.Object) (bool, error) {
+	if e.exclude[o.Name()] {
+		return false, nil
+	}
+	if e.where != nil {
+		ok, err := e.where.Match(o.Node)
+		if err != nil {
+			return false, e.exprError(e.where, o, err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	targets, err := e.targets(o)
+	if err != nil || len(targets) == 0 {
+		return false, err
+	}
+	for _, d := range e.deletes {
+		if _, err := d.Delete(o.Node); err != nil {
+			return false, e.exprError(d, o, err)
+		}
+	}
+	if targets, err = e.targets(o); err != nil { // a deletion may have moved them
+		return false, err
+	}
+	for _, t := range targets {
+		if err := e.put(o, t); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// targets are the nodes of o the fragment goes into. Objects without the
+// target are left alone: a Service never gets a pod template. A workload
+// without the named container is an error, since the profile says it has one.
+func (e *entry) targets(o *manifest.Object) ([]*yaml.Node, error) {
+	if e.into != nil {
+		ts, err := e.into.Nodes(o.Node)
+		if err != nil {
+			return nil, e.exprError(e.into, o, err)
+		}
+		return ts, nil
+	}
+	spec := workload.PodSpec(o)
+	if spec == nil {
+		return nil, nil
+	}
+	want := e.in.Container.Value
+	if c := workload.Container(spec, want); c != nil {
+		return []*yaml.Node{c}, nil
+	}
+	var have []string
+	for _, c := range workload.Containers(spec) {
+		have = append(have, manifest.ScalarAt(c, "name"))
+	}
+	return nil, filepos.Errorf(o.Pos(o.Node), "%s %s has no container %q (it has %s), which inject %s (%s) targets",
+		o.Kind(), o.Name(), want, listOrNone(have), e.in.Name.Value, e.in.Container.Pos)
+}
+
+// put lays the fragment over one target, keeping the target's pointer.
+func (e *entry) put(o *manifest.Object, t *yaml.Node) error {
+	if !e.append {
+		merge(t, e.frag.node, func(n *yaml.Node) { o.Adopt(n, e.frag.src) })
+		return nil
+	}
+	before := o.Pos(t)
+	f := clone(e.frag.node)
+	fromFrag := map[*yaml.Node]bool{}
+	manifest.Walk(f, func(n *yaml.Node) { fromFrag[n] = true })
+	from, err := addFragment.Update(t, map[string]*yaml.Node{"frag": f})
+	if err != nil {
+		return filepos.Errorf(before, "inject %s (%s) cannot add its fragment here: %v", e.in.Name.Value, e.in.Pos, err)
+	}
+	manifest.Walk(t, func(n *yaml.Node) {
+		src := o.Src
+		if orig, ok := from[n]; ok {
+			if fromFrag[orig] {
+				src = e.frag.src
+			} else {
+				src = o.SourceOf(orig)
+			}
+		}
+		if src != o.Src {
+			// Adopt marks a whole subtree; hide the children to mark one node.
+			content := n.Content
+			n.Content = nil
+			o.Adopt(n, src)
+			n.Content = content
+		}
+	})
+	return nil
+}
+
+func (e *entry) exprError(x *yqexpr.Expr, o *manifest.Object, err error) error {
+	return filepos.Errorf(x.Pos, "inject %s: %q failed on %s %s (%s): %v", e.in.Name.Value, x.Text, o.Kind(), o.Name(), o.Pos(o.Node), err)
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

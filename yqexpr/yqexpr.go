@@ -1,0 +1,247 @@
+// Package yqexpr evaluates yq expressions in-process on krender's document
+// model, so that profiles can select and change objects in the language
+// their users already script with, without a yq process per file and without
+// losing the template positions of the nodes involved.
+package yqexpr
+
+import (
+	"container/list"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+)
+
+var initOnce sync.Once
+
+// setup prepares yqlib once. Expressions come from profiles, which are
+// reviewed like code but run in CI with its secrets around: file, env and
+// system operators would let a profile read them, so they are all off.
+func setup() {
+	initOnce.Do(func() {
+		yqlib.ConfiguredSecurityPreferences.DisableFileOps = true
+		yqlib.ConfiguredSecurityPreferences.DisableEnvOps = true
+		yqlib.ConfiguredSecurityPreferences.EnableSystemOps = false
+		yqlib.InitExpressionParser()
+	})
+}
+
+// Expr is a yq expression parsed once per run.
+type Expr struct {
+	Text string
+	Pos  filepos.Pos // where the profile wrote it
+	node *yqlib.ExpressionNode
+}
+
+// Compile parses text, which the user wrote at pos.
+func Compile(text string, pos filepos.Pos) (*Expr, error) {
+	setup()
+	n, err := yqlib.ExpressionParser.ParseExpression(text)
+	if err != nil {
+		return nil, filepos.Errorf(pos, "invalid yq expression %q: %v", text, err)
+	}
+	return &Expr{Text: text, Pos: pos, node: n}, nil
+}
+
+// Selector compiles a condition so that Match means exactly what yq's
+// `select(COND)` means: at least one result that is neither false nor null.
+func Selector(cond string, pos filepos.Pos) (*Expr, error) {
+	if _, err := Compile(cond, pos); err != nil {
+		return nil, err // judged alone, so an unbalanced ")" cannot pair with the wrapper
+	}
+	e, err := Compile("select("+cond+")", pos)
+	if err != nil {
+		return nil, err
+	}
+	e.Text = cond
+	return e, nil
+}
+
+// Match reports whether the selector e keeps root.
+func (e *Expr) Match(root *yaml.Node) (bool, error) {
+	res, _, err := e.eval(root, nil)
+	if err != nil {
+		return false, err
+	}
+	return res.Len() > 0, nil
+}
+
+// Nodes evaluates e against root without changing it and returns the
+// results that are nodes of root itself: paths that do not exist and values
+// the expression computes are left out, so callers only ever act on what
+// the document already has.
+func (e *Expr) Nodes(root *yaml.Node) ([]*yaml.Node, error) {
+	res, back, err := e.eval(root, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []*yaml.Node
+	seen := map[*yaml.Node]bool{}
+	for el := res.Front(); el != nil; el = el.Next() {
+		if n, ok := back[el.Value.(*yqlib.CandidateNode)]; ok && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// eval runs e on a candidate copy of root. back maps every candidate of the
+// copy to the node it was made from; yqlib creates new nodes for missing
+// paths even when reading, and those have no entry.
+func (e *Expr) eval(root *yaml.Node, vars map[string]*yaml.Node) (*list.List, map[*yqlib.CandidateNode]*yaml.Node, error) {
+	cn, err := toCandidate(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	back := map[*yqlib.CandidateNode]*yaml.Node{}
+	pair(cn, root, back)
+	ctx := yqlib.Context{MatchingNodes: single(cn), DontAutoCreate: true}
+	for name, v := range vars {
+		vc, err := toCandidate(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		ctx.SetVariable(name, single(vc))
+	}
+	out, err := yqlib.NewDataTreeNavigator().GetMatchingNodes(ctx, e.node)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out.MatchingNodes, back, nil
+}
+
+// Update evaluates an assignment such as `. += $frag` with target as the
+// document and vars bound as $name, and puts the result in target's place
+// (the pointer stays, so the parent needs no change). yqlib copies nodes
+// freely, so every input node is stamped with an id in its Line field for
+// the evaluation; from is then the input node each result node was copied
+// from, by which callers keep positions and source files.
+func (e *Expr) Update(target *yaml.Node, vars map[string]*yaml.Node) (from map[*yaml.Node]*yaml.Node, err error) {
+	var stamped []*yaml.Node
+	var lines []int
+	stamp := func(n *yaml.Node) {
+		manifest.Walk(n, func(c *yaml.Node) {
+			stamped = append(stamped, c)
+			lines = append(lines, c.Line)
+			c.Line = len(stamped) // ids start at 1: 0 stays "no origin"
+		})
+	}
+	stamp(target)
+	for _, v := range vars {
+		stamp(v)
+	}
+	cn, err := toCandidate(target)
+	var vc map[string]*yqlib.CandidateNode
+	if err == nil {
+		vc = map[string]*yqlib.CandidateNode{}
+		for name, v := range vars {
+			if vc[name], err = toCandidate(v); err != nil {
+				break
+			}
+		}
+	}
+	for i, n := range stamped {
+		n.Line = lines[i]
+	}
+	if err != nil {
+		return nil, err
+	}
+	ctx := yqlib.Context{MatchingNodes: single(cn)}
+	for name, c := range vc {
+		ctx.SetVariable(name, single(c))
+	}
+	if _, err := yqlib.NewDataTreeNavigator().GetMatchingNodes(ctx, e.node); err != nil {
+		return nil, err
+	}
+	out, err := cn.MarshalYAML()
+	if err != nil {
+		return nil, err
+	}
+	from = map[*yaml.Node]*yaml.Node{}
+	manifest.Walk(out, func(c *yaml.Node) {
+		if c.Line < 1 || c.Line > len(stamped) {
+			c.Line = 0
+			return
+		}
+		src := stamped[c.Line-1]
+		from[c] = src
+		c.Line, c.Column = lines[c.Line-1], src.Column
+	})
+	*target = *out
+	if src, ok := from[out]; ok {
+		from[target] = src
+		delete(from, out)
+	}
+	return from, nil
+}
+
+func toCandidate(n *yaml.Node) (*yqlib.CandidateNode, error) {
+	cn := &yqlib.CandidateNode{}
+	if err := cn.UnmarshalYAML(n, map[string]*yqlib.CandidateNode{}); err != nil {
+		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	return cn, nil
+}
+
+// pair records which node each candidate was converted from; the two trees
+// have the same shape, keys included.
+func pair(c *yqlib.CandidateNode, n *yaml.Node, back map[*yqlib.CandidateNode]*yaml.Node) {
+	back[c] = n
+	if n.Kind == yaml.AliasNode || len(c.Content) != len(n.Content) {
+		return
+	}
+	for i := range n.Content {
+		pair(c.Content[i], n.Content[i], back)
+	}
+}
+
+func single(c *yqlib.CandidateNode) *list.List {
+	l := list.New()
+	l.PushBack(c)
+	return l
+}
+
+// Delete removes from root every node e selects, as yq's `del(e)` does, and
+// returns how many it removed.
+func (e *Expr) Delete(root *yaml.Node) (int, error) {
+	nodes, err := e.Nodes(root)
+	if err != nil {
+		return 0, err
+	}
+	gone := map[*yaml.Node]bool{}
+	for _, n := range nodes {
+		gone[n] = true
+	}
+	removed := 0
+	manifest.Walk(root, func(p *yaml.Node) {
+		switch p.Kind {
+		case yaml.MappingNode:
+			kept := p.Content[:0]
+			for i := 0; i+1 < len(p.Content); i += 2 {
+				if gone[p.Content[i]] || gone[p.Content[i+1]] {
+					removed++
+					continue
+				}
+				kept = append(kept, p.Content[i], p.Content[i+1])
+			}
+			p.Content = kept
+		case yaml.SequenceNode:
+			kept := p.Content[:0]
+			for _, c := range p.Content {
+				if gone[c] {
+					removed++
+					continue
+				}
+				kept = append(kept, c)
+			}
+			p.Content = kept
+		}
+	})
+	return removed, nil
+}

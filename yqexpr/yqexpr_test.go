@@ -1,0 +1,161 @@
+package yqexpr
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+)
+
+func parse(t *testing.T, text string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Load([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Content[0]
+}
+
+func dump(t *testing.T, n *yaml.Node) string {
+	t.Helper()
+	b, err := manifest.Marshal([]*manifest.Object{{Node: n}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func compile(t *testing.T, expr string) *Expr {
+	t.Helper()
+	e, err := Compile(expr, filepos.Pos{File: "p.yaml", Line: 1, Col: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+const service = `kind: Service
+spec:
+  ports:
+    - port: 80
+`
+
+func TestNodesNeverCreatesPaths(t *testing.T) {
+	root := parse(t, service)
+	before := dump(t, root)
+	for _, expr := range []string{".spec.template.spec.containers[0]", ".spec.ports[5]", ".missing"} {
+		got, err := compile(t, expr).Nodes(root)
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		if len(got) != 0 {
+			t.Errorf("%s on a Service: got %d nodes, want none", expr, len(got))
+		}
+	}
+	if after := dump(t, root); after != before {
+		t.Errorf("evaluation changed the document:\n%s", after)
+	}
+}
+
+func TestNodesReturnsTheDocumentsOwnNodes(t *testing.T) {
+	root := parse(t, "spec:\n  containers:\n    - name: a\n    - name: app\n")
+	got, err := compile(t, `.spec.containers[] | select(.name == "app")`).Nodes(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := manifest.Lookup(root, "spec", "containers").Content[1]
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("got %v, want the second container node itself", got)
+	}
+}
+
+func TestSelectorIsYqSelect(t *testing.T) {
+	deploy := parse(t, "kind: Deployment\nspec:\n  template:\n    spec:\n      containers: [{name: log}, {name: app}]\n")
+	cases := []struct {
+		cond string
+		root *yaml.Node
+		want bool
+	}{
+		{`.kind == "Deployment"`, deploy, true},
+		{`.kind == "Service"`, deploy, false},
+		{`.spec.template.spec.containers[].name == "app"`, deploy, true}, // one true result of two is enough
+		{`.spec.template.spec.containers[].name == "app"`, parse(t, service), false},
+		{`.spec.template`, parse(t, service), false}, // null is false
+		{`.spec.ports`, parse(t, service), true},
+	}
+	for _, c := range cases {
+		e, err := Selector(c.cond, filepos.Pos{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.Match(c.root)
+		if err != nil {
+			t.Fatalf("%s: %v", c.cond, err)
+		}
+		if got != c.want {
+			t.Errorf("%s: got %v, want %v", c.cond, got, c.want)
+		}
+	}
+	if _, err := Selector(`.a) or (.b`, filepos.Pos{File: "p.yaml", Line: 3, Col: 12}); err == nil {
+		t.Error("a condition that only parses inside the select( ) wrapper was accepted")
+	} else if !strings.HasPrefix(err.Error(), "p.yaml:3:12: ") {
+		t.Errorf("error does not name the profile position: %v", err)
+	}
+}
+
+func TestFileAndEnvOperatorsAreOff(t *testing.T) {
+	t.Setenv("KRENDER_SECRET", "s3cret")
+	root := parse(t, "a: 1\n")
+	for _, expr := range []string{`load("/etc/hostname")`, `strenv(KRENDER_SECRET)`, `env(KRENDER_SECRET)`, `"x" | system("id")`} {
+		if _, err := compile(t, expr).Nodes(root); err == nil {
+			t.Errorf("%s was evaluated; file, env and system operators must be off", expr)
+		}
+	}
+}
+
+func TestDelete(t *testing.T) {
+	root := parse(t, "spec:\n  hostAliases: [{ip: 1.2.3.4}]\n  keep: 1\n  list: [a, b, c]\n")
+	n, err := compile(t, `.spec.hostAliases, .spec.list[] | select(. == "b")`).Delete(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("removed %d, want 2", n)
+	}
+	if got, want := dump(t, root), "spec:\n  keep: 1\n  list: [a, c]\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestUpdateKeepsOrigins checks that after yqlib has copied nodes around,
+// each result node still knows the input node it came from, with the line
+// and column that node had.
+func TestUpdateKeepsOrigins(t *testing.T) {
+	target := parse(t, "name: app\nimage: app:1\nenv:\n  - name: A\n    value: a\n")
+	frag := parse(t, "\n\ncommand: [sh]\nenv:\n  - name: B\n")
+	image := manifest.Value(target, "image")
+	fragCmd := manifest.Value(frag, "command")
+	from, err := compile(t, ". += $frag").Update(target, map[string]*yaml.Node{"frag": frag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dump(t, target), "name: app\nimage: app:1\nenv:\n  - name: B\ncommand: [sh]\n"; got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	if image.Line != 2 || fragCmd.Line != 3 {
+		t.Errorf("input nodes keep their lines: image %d (want 2), command %d (want 3)", image.Line, fragCmd.Line)
+	}
+	newImage, newCmd := manifest.Value(target, "image"), manifest.Value(target, "command")
+	if from[newImage] != image || newImage.Line != 2 || newImage.Column != 8 {
+		t.Errorf("image: from %p (want %p), at %d:%d (want 2:8)", from[newImage], image, newImage.Line, newImage.Column)
+	}
+	if from[newCmd] != fragCmd || newCmd.Line != 3 || newCmd.Column != 10 {
+		t.Errorf("command: from %p (want %p), at %d:%d (want 3:10)", from[newCmd], fragCmd, newCmd.Line, newCmd.Column)
+	}
+	if from[target] == nil {
+		t.Error("the target itself has no origin")
+	}
+}
