@@ -31,11 +31,11 @@ func writeText(w io.Writer, fs []Finding) error {
 	counts := map[filepos.Severity]int{}
 	for _, f := range fs {
 		counts[f.Severity]++
-		tenants := ""
+		where := f.Object
 		if len(f.Tenants) > 0 {
-			tenants = " (tenants: " + strings.Join(f.Tenants, ", ") + ")"
+			where += "; tenants: " + strings.Join(f.Tenants, ", ")
 		}
-		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s]%s\n    fix: %s\n", f.Pos, f.Severity, f.Msg, f.Rule, tenants, f.Fix); err != nil {
+		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s] (%s)\n    fix: %s\n", f.Pos, f.Severity, f.Msg, f.Rule, where, f.Fix); err != nil {
 			return err
 		}
 	}

@@ -90,7 +90,7 @@ func (l *Linter) Apply(s *manifest.Set) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, f := range c.found {
-		key := f.Rule + "\x00" + f.Pos.String() + "\x00" + f.Msg
+		key := f.Rule + "\x00" + f.Pos.String() + "\x00" + f.Object + "\x00" + f.Msg
 		if prev, ok := l.findings[key]; ok {
 			// one place can be found in several objects (an injected fragment)
 			for _, t := range f.Tenants {

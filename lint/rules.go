@@ -38,6 +38,9 @@ func unresolvedVar(c *ctx) {
 			continue
 		}
 		o := objectOf(c.set, r.Node)
+		if o == nil {
+			continue // replaced by a later stage: it never reaches the output
+		}
 		c.report(o, nil, filepos.Err, render.UndefinedMessage(r, c.set.VarNames),
 			fmt.Sprintf("add %s to the profile's vars (or --set %s=...), or fix the spelling", r.Name, r.Name))
 		// The finding's position is the reference itself, not the object.
@@ -64,6 +67,9 @@ func runtimeVarShadowed(c *ctx) {
 			continue // config files are not scripts with an environment of their own
 		}
 		o := objectOf(c.set, r.Node)
+		if o == nil {
+			continue
+		}
 		sev := filepos.Info
 		msg := fmt.Sprintf("%s in a %s is a deploy-time variable: krender substitutes it at render time", r.Text, r.Runtime)
 		if ctr := containerOf(o, r.Node); ctr != nil && setsEnv(ctr, r.Name) {
@@ -274,7 +280,7 @@ func objectOf(s *manifest.Set, n *yaml.Node) *manifest.Object {
 			return o
 		}
 	}
-	return s.Objects[0]
+	return nil // a node a later stage replaced
 }
 
 // containerOf finds the container of o whose subtree holds n.

@@ -21,7 +21,7 @@ func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object,
 		skipped[sameFile(f)] = true
 	}
 	for _, p := range paths {
-		files, err := templateFiles(fsys, p, skipped)
+		files, walked, err := templateFiles(fsys, p, skipped)
 		if err != nil {
 			return nil, err
 		}
@@ -35,6 +35,14 @@ func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object,
 			if err != nil {
 				errs = appendErr(errs, err)
 				continue
+			}
+			if walked && !anyObject(o) {
+				continue // a fragment or other partial YAML beside the templates
+			}
+			for _, x := range o {
+				if x.Kind() == "" || x.APIVersion() == "" {
+					errs = append(errs, filepos.Errorf(x.Pos(x.Node), "not a Kubernetes object: apiVersion and kind are required"))
+				}
 			}
 			objs = append(objs, o...)
 		}
@@ -53,13 +61,26 @@ func sameFile(p string) string {
 	return filepath.Clean(p)
 }
 
-func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, error) {
+// anyObject reports whether a file holds at least one Kubernetes object;
+// directory walks skip files that hold none, such as injection fragments.
+func anyObject(objs []*manifest.Object) bool {
+	for _, o := range objs {
+		if o.Kind() != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// templateFiles lists the files behind p, and whether they were found by
+// walking a directory (rather than named by the user).
+func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, bool, error) {
 	st, err := fsys.Stat(p)
 	if err != nil {
-		return nil, filepos.Errorf(filepos.Pos{File: p}, "cannot read template: %v", unwrap(err))
+		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read template: %v", unwrap(err))
 	}
 	if !st.IsDir() {
-		return []string{p}, nil
+		return []string{p}, false, nil
 	}
 	var files []string
 	var walk func(dir string) error
@@ -83,12 +104,12 @@ func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, error) {
 		return nil
 	}
 	if err := walk(p); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(files) == 0 {
-		return nil, filepos.Errorf(filepos.Pos{File: p}, "no *.yaml or *.yml templates in this directory")
+		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "no *.yaml or *.yml templates in this directory")
 	}
-	return files, nil
+	return files, true, nil
 }
 
 func appendErr(l filepos.List, err error) filepos.List { return filepos.Append(l, err) }
