@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/krender/krender/hash"
 	"github.com/krender/krender/profiles"
 )
 
@@ -8,5 +9,10 @@ import (
 // so expressions are compiled and fragments parsed once, not per tenant.
 func buildStages(fsys FS, p *profiles.Profile) ([]Stage, error) {
 	var stages []Stage
+	hs, err := hash.New(p.Hash)
+	if err != nil {
+		return nil, err
+	}
+	stages = append(stages, hs) // last: it hashes the final objects
 	return stages, nil
 }
