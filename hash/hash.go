@@ -59,11 +59,23 @@ func New(p profiles.Hash) (*Stage, error) {
 		st.mode = p.Mode.Value
 	}
 	entries := refs.Builtin()
+	var errs filepos.List
 	for _, r := range p.References {
-		entries = append(entries, refs.Ref{
-			Kind: r.Kind.Value, Group: r.Group.Value, Path: r.Path.Value, To: r.To.Value,
-			Pos: firstKnown(r.Kind.Pos, r.Path.Pos, r.To.Pos, r.Group.Pos),
-		})
+		entry := firstKnown(r.Kind.Pos, r.Group.Pos, r.Path.Pos, r.To.Pos)
+		switch {
+		case r.Kind.Value == "":
+			errs = append(errs, filepos.Errorf(entry, "hash reference needs a kind (the kind of the object holding the field)"))
+		case r.To.Value != refs.ConfigMap && r.To.Value != refs.Secret:
+			errs = append(errs, filepos.Errorf(firstKnown(r.To.Pos, entry), "hash reference to %q: want to: ConfigMap or to: Secret", r.To.Value))
+		default:
+			if _, err := refs.SplitPath(r.Path.Value); err != nil {
+				errs = append(errs, filepos.Errorf(firstKnown(r.Path.Pos, entry), "%v", err))
+			}
+		}
+		entries = append(entries, refs.Ref{Kind: r.Kind.Value, Group: r.Group.Value, Path: r.Path.Value, To: r.To.Value, Pos: entry})
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	t, err := refs.Compile(entries)
 	if err != nil {
@@ -95,6 +107,7 @@ type key struct{ ns, kind, name string }
 
 // target is one ConfigMap or Secret of the render.
 type target struct {
+	pos     filepos.Pos
 	mode    string
 	sum     string // content hash; "" when off
 	newName string
@@ -114,9 +127,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		if t == nil {
 			continue
 		}
-		if _, dup := index[k]; dup {
-			errs = append(errs, filepos.Errorf(o.Pos(o.Node), "%s %q is rendered twice in namespace %s; references to it would be ambiguous",
-				k.kind, k.name, k.ns))
+		if first, dup := index[k]; dup {
+			errs = append(errs, filepos.Errorf(o.Pos(o.Node), "%s %q is rendered twice in namespace %s (first at %s); references to it would be ambiguous",
+				k.kind, k.name, k.ns, first.pos))
 			continue
 		}
 		index[k] = t
@@ -146,7 +159,8 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, 
 	if !set {
 		mode = st.mode
 	} else if !validMode(mode) {
-		return nil, key{}, filepos.Errorf(o.Pos(modeNode), "%s%s: %q: want one of %s",
+		_, v := manifest.KeyValue(manifest.Lookup(o.Node, "metadata", "annotations"), manifest.DirectivePrefix+Directive)
+		return nil, key{}, filepos.Errorf(o.Pos(v), "%s%s: %q: want one of %s",
 			manifest.DirectivePrefix, Directive, mode, strings.Join(modes, ", "))
 	}
 	nameNode := manifest.Lookup(o.Node, "metadata", "name")
@@ -154,7 +168,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, 
 		return nil, key{}, nil // generateName, or invalid: the API server will say so
 	}
 	name := nameNode.Value
-	t := &target{mode: mode, newName: name}
+	t := &target{pos: o.Pos(o.Node), mode: mode, newName: name}
 	k := key{s.NamespaceOf(o), kind, name}
 	if mode == Off {
 		return t, k, nil
@@ -255,6 +269,12 @@ func setConfigHash(o *manifest.Object, stamp map[string]bool) {
 	if err != nil {
 		return // only on a sha256 shorter than 10 hex digits
 	}
-	ann := manifest.Ensure(manifest.Ensure(tpl, "metadata"), "annotations")
-	manifest.Put(ann, ConfigHashKey, manifest.String(sum))
+	md := manifest.Value(tpl, "metadata")
+	if md == nil || md.Kind != yaml.MappingNode {
+		// A template's metadata reads best before its spec.
+		md = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		manifest.Delete(tpl, "metadata")
+		tpl.Content = append([]*yaml.Node{manifest.String("metadata"), md}, tpl.Content...)
+	}
+	manifest.Put(manifest.Ensure(md, "annotations"), ConfigHashKey, manifest.String(sum))
 }

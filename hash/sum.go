@@ -4,6 +4,8 @@ import (
 	"go.yaml.in/yaml/v4"
 	"sigs.k8s.io/kustomize/api/hasher"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/krender/krender/manifest"
 )
 
 // hashedFields are the top-level fields kustomize's hasher reads (it also
@@ -24,7 +26,7 @@ var hashedFields = map[string]bool{
 // printing the object and parsing it back (see BenchmarkToKyaml).
 func Sum(obj *yaml.Node) (string, error) {
 	in := &kyaml.Node{Kind: kyaml.MappingNode, Tag: "!!map"}
-	seen := map[*yaml.Node]*kyaml.Node{}
+	cv := &converter{root: obj}
 	for i := 0; i+1 < len(obj.Content); i += 2 {
 		k, v := obj.Content[i], obj.Content[i+1]
 		if !hashedFields[k.Value] {
@@ -33,7 +35,7 @@ func Sum(obj *yaml.Node) (string, error) {
 		if k.Value == "metadata" {
 			v = nameOnly(v)
 		}
-		in.Content = append(in.Content, toKyaml(k, seen), toKyaml(v, seen))
+		in.Content = append(in.Content, cv.toKyaml(k), cv.toKyaml(v))
 	}
 	return (&hasher.Hasher{}).Hash(kyaml.NewRNode(in))
 }
@@ -53,33 +55,35 @@ func nameOnly(md *yaml.Node) *yaml.Node {
 
 // toKyaml copies a v4 node tree into kyaml's node type. The two packages
 // share the Kind and Style bit values (both descend from go-yaml v3).
-// Aliases keep pointing at their copied anchor.
-func toKyaml(n *yaml.Node, seen map[*yaml.Node]*kyaml.Node) *kyaml.Node {
-	if n == nil {
-		return nil
-	}
-	if c, ok := seen[n]; ok {
-		return c
+// Aliases are copied as their target: the anchor may sit in a field the
+// hasher does not get (a label, say). The object's aliases are resolved only
+// when one is met.
+type converter struct {
+	root    *yaml.Node
+	aliases map[*yaml.Node]*yaml.Node
+}
+
+func (cv *converter) toKyaml(n *yaml.Node) *kyaml.Node {
+	if n.Kind == yaml.AliasNode {
+		if cv.aliases == nil {
+			cv.aliases = manifest.Aliases(cv.root)
+		}
+		if a := cv.aliases[n]; a != nil {
+			n = a
+		}
 	}
 	c := &kyaml.Node{
 		Kind:   kyaml.Kind(n.Kind),
 		Style:  kyaml.Style(n.Style),
 		Tag:    n.Tag,
 		Value:  n.Value,
-		Anchor: n.Anchor,
 		Line:   n.Line,
 		Column: n.Column,
-	}
-	if n.Anchor != "" {
-		seen[n] = c
-	}
-	if n.Alias != nil {
-		c.Alias = toKyaml(n.Alias, seen)
 	}
 	if len(n.Content) > 0 {
 		c.Content = make([]*kyaml.Node, len(n.Content))
 		for i, ch := range n.Content {
-			c.Content[i] = toKyaml(ch, seen)
+			c.Content[i] = cv.toKyaml(ch)
 		}
 	}
 	return c

@@ -268,29 +268,38 @@ func (t *Table) Each(o *manifest.Object, f func(Found)) {
 		return
 	}
 	group := o.Group()
+	w := &walker{root: o.Node, f: f}
 	for _, g := range gs {
 		if g.group == "" || g.group == group {
-			walk(o.Node, g.root, nil, f)
+			w.walk(o.Node, g.root, nil)
 		}
 	}
 }
 
-func walk(n *yaml.Node, t *trie, holder *yaml.Node, f func(Found)) {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	if n == nil {
-		return
+type walker struct {
+	root    *yaml.Node
+	aliases map[*yaml.Node]*yaml.Node // resolved when the first alias is met
+	f       func(Found)
+}
+
+func (w *walker) walk(n *yaml.Node, t *trie, holder *yaml.Node) {
+	if n.Kind == yaml.AliasNode {
+		if w.aliases == nil {
+			w.aliases = manifest.Aliases(w.root)
+		}
+		if n = w.aliases[n]; n == nil {
+			return
+		}
 	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for _, e := range n.Content {
-			walk(e, t, holder, f)
+			w.walk(e, t, holder)
 		}
 	case yaml.MappingNode:
 		for i, k := range t.keys {
 			if v := manifest.Value(n, k); v != nil {
-				walk(v, t.next[i], n, f)
+				w.walk(v, t.next[i], n)
 			}
 		}
 	case yaml.ScalarNode:
@@ -299,7 +308,7 @@ func walk(n *yaml.Node, t *trie, holder *yaml.Node, f func(Found)) {
 		}
 		for _, r := range t.refs {
 			if r.Guard == nil || r.Guard(holder) {
-				f(Found{Ref: r, Name: n, Holder: holder})
+				w.f(Found{Ref: r, Name: n, Holder: holder})
 			}
 		}
 	}
