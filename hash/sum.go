@@ -22,8 +22,9 @@ var hashedFields = map[string]bool{
 // for byte.
 //
 // kustomize works on kyaml nodes (go.yaml.in/yaml/v3), krender on yaml/v4
-// ones. Copying the few fields the hasher reads is about three times cheaper than
-// printing the object and parsing it back (see BenchmarkToKyaml).
+// ones. Copying the few fields the hasher reads costs 2.5 times less than
+// printing the object for kyaml to parse (BenchmarkToKyaml: 97 against
+// 243 µs for a three-key ConfigMap, most of it the hasher's own JSON work).
 func Sum(obj *yaml.Node) (string, error) {
 	in := &kyaml.Node{Kind: kyaml.MappingNode, Tag: "!!map"}
 	cv := &converter{root: obj}
