@@ -193,7 +193,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, 
 // annotation mode, stamps o's pod template.
 func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, index map[key]*target, byName map[key][]*target) {
 	var stamp map[string]bool
-	done := map[*yaml.Node]bool{} // a name node reached twice (through an alias) is renamed once
+	var done map[*yaml.Node]bool // a name node reached twice (through an alias) is renamed once
 	ns := s.NamespaceOf(o)
 	st.table.Each(o, func(f refs.Found) {
 		if done[f.Name] {
@@ -202,10 +202,16 @@ func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, index map[key]*tar
 		t := lookup(f, ns, index, byName)
 		if t == nil {
 			if !f.Ref.Quiet && !optional(f.Holder) {
-				s.Note(filepos.Warning, o.Pos(f.Name), fmt.Sprintf("%s %q is not in this render (namespace %s): the reference is left as is, and pods will not roll when it changes",
-					f.Ref.To, f.Name.Value, refNamespace(f, ns)))
+				msg := fmt.Sprintf("%s %q is not in this render (namespace %s): the reference is left as is", f.Ref.To, f.Name.Value, refNamespace(f, ns))
+				if f.Ref.Pod {
+					msg += ", and pods will not roll when it changes"
+				}
+				s.Note(filepos.Warning, o.Pos(f.Name), msg)
 			}
 			return
+		}
+		if done == nil {
+			done = map[*yaml.Node]bool{}
 		}
 		done[f.Name] = true
 		switch t.mode {

@@ -91,22 +91,25 @@ func TestSumAgreesWithTextRoute(t *testing.T) {
 	}
 }
 
+// sumText hashes the first object of a YAML text.
+func sumText(t *testing.T, text string) string {
+	t.Helper()
+	objs, err := manifest.Parse(manifest.NewSource("s.yaml", []byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := hash.Sum(objs[0].Node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // An alias whose anchor is outside the hashed fields hashes as its value
 // (kustomize's hasher fails there: it prints data alone, anchor missing).
 func TestSumResolvesAliases(t *testing.T) {
-	sum := func(text string) string {
-		objs, err := manifest.Parse(manifest.NewSource("s.yaml", []byte(text)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := hash.Sum(objs[0].Node)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	aliased := sum("kind: ConfigMap\nmetadata:\n  labels: {team: &team payments}\ndata:\n  owner: *team\n  again: *team\n")
-	expanded := sum("kind: ConfigMap\ndata:\n  owner: payments\n  again: payments\n")
+	aliased := sumText(t, "kind: ConfigMap\nmetadata:\n  labels: {team: &team payments}\ndata:\n  owner: *team\n  again: *team\n")
+	expanded := sumText(t, "kind: ConfigMap\ndata:\n  owner: payments\n  again: payments\n")
 	if aliased != expanded {
 		t.Errorf("aliased data hashes %s, the same data written out %s", aliased, expanded)
 	}
@@ -116,23 +119,12 @@ func TestSumResolvesAliases(t *testing.T) {
 // change the hash; any data change must.
 func TestSumIsContentOnly(t *testing.T) {
 	base := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\ntype: Opaque\ndata:\n  k: dg==\n"
-	sum := func(text string) string {
-		objs, err := manifest.Parse(manifest.NewSource("s.yaml", []byte(text)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := hash.Sum(objs[0].Node)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	b := sum(base)
+	b := sumText(t, base)
 	for _, same := range []string{
 		strings.Replace(base, "name: a", "name: b\n  labels: {x: y}\n  annotations: {z: w}", 1),
 		strings.Replace(base, "apiVersion: v1\n", "apiVersion: v1\nimmutable: true\n", 1),
 	} {
-		if s := sum(same); s != b {
+		if s := sumText(t, same); s != b {
 			t.Errorf("metadata changed the hash (%s -> %s):\n%s", b, s, same)
 		}
 	}
@@ -141,7 +133,7 @@ func TestSumIsContentOnly(t *testing.T) {
 		strings.Replace(base, "Opaque", "kubernetes.io/basic-auth", 1),
 		base + "stringData:\n  extra: x\n",
 	} {
-		if s := sum(other); s == b {
+		if s := sumText(t, other); s == b {
 			t.Errorf("content change kept the hash %s:\n%s", b, other)
 		}
 	}
