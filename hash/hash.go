@@ -133,6 +133,12 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			continue
 		}
 		index[k] = t
+		if t.mode != Off {
+			if s.ContentHashed == nil {
+				s.ContentHashed = map[*manifest.Object]bool{}
+			}
+			s.ContentHashed[o] = true
+		}
 		nk := key{kind: k.kind, name: k.name}
 		byName[nk] = append(byName[nk], t)
 	}
@@ -185,6 +191,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, 
 				kind, name, len(t.newName), maxName)
 		}
 		nameNode.Value, nameNode.Tag = t.newName, "!!str"
+		o.BaseName = name
 	}
 	return t, k, nil
 }
