@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -16,24 +15,12 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/render"
 )
 
-// kubectl finds kubectl (KRENDER_KUBECTL, else PATH). Without it the test is
-// skipped, visibly, unless KRENDER_REQUIRE_TOOLS (set by make test) says every tool must be there.
 func kubectl(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("KRENDER_KUBECTL"); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("kubectl")
-	if err != nil {
-		if os.Getenv("KRENDER_REQUIRE_TOOLS") != "" {
-			t.Fatalf("kubectl is required (KRENDER_REQUIRE_TOOLS=1) but not found: %v", err)
-		}
-		t.Skipf("SKIP: kubectl not found (%v); the kustomize parity test needs `kubectl kustomize`", err)
-	}
-	return p
+	return testtool.Find(t, "KRENDER_KUBECTL", []string{"kubectl"}, "the kustomize parity test needs `kubectl kustomize`")
 }
 
 func kustomize(t *testing.T, dir string) []map[string]any {
