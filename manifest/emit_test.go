@@ -5,26 +5,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/krender/krender/internal/testtool"
 )
 
 // yqBinary finds the real mikefarah yq that `make tools` builds.
 func yqBinary(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("KRENDER_YQ"); p != "" {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := filepath.Abs("../.cache/bin/yq"); err == nil {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("KRENDER_REQUIRE_TOOLS") != "" {
-		t.Fatal("mikefarah yq not found: run hack/tools.sh")
-	}
-	t.Skip("SKIP: mikefarah yq not built (run `make tools`); layout parity with yq not checked")
-	return ""
+	built, _ := filepath.Abs("../.cache/bin/yq")
+	return testtool.Find(t, "KRENDER_YQ", []string{built}, "mikefarah yq not built (run `make tools`); layout parity with yq not checked")
 }
 
 // TestLayoutMatchesYq: parsing and printing a file without changes gives the

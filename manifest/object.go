@@ -15,6 +15,9 @@ type Object struct {
 	Doc     int        // index of the document within Src
 	Leading string     // comments and separators before the first document, as yq keeps them
 	Tenant  string
+	// BaseName is the name before krender appended a content hash ("" if
+	// it did not): -o DIR names files after it, so they stay put when data changes.
+	BaseName string
 
 	origin map[*yaml.Node]*Source
 }

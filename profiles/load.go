@@ -151,7 +151,7 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 		p.ZoneHosts = doc.ZoneHosts
 	}
 	if doc.Hash != nil {
-		p.Hash = *doc.Hash
+		p.Hash = p.Hash.Merge(*doc.Hash)
 	}
 	if doc.Check != nil {
 		p.Check = *doc.Check

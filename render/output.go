@@ -73,9 +73,14 @@ func (e *Engine) WriteStream(w io.Writer) (*Result, error) {
 	return res, sp.CopyTo(w)
 }
 
-// ObjectFile is where -o DIR puts an object: <tenant>/<kind>-<name>.yaml.
+// ObjectFile is where -o DIR puts an object: <tenant>/<kind>-<name>.yaml,
+// with the name as written (before a content hash).
 func ObjectFile(tenant string, o *manifest.Object) string {
-	name := sanitize(strings.ToLower(o.Kind())) + "-" + sanitize(o.Name()) + ".yaml"
+	base := o.Name()
+	if o.BaseName != "" {
+		base = o.BaseName
+	}
+	name := sanitize(strings.ToLower(o.Kind())) + "-" + sanitize(base) + ".yaml"
 	if tenant == "" {
 		return name
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/krender/krender/hash"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/profiles"
 )
@@ -14,5 +15,10 @@ func buildStages(fsys FS, p *profiles.Profile) ([]Stage, error) {
 		return nil, err
 	}
 	stages = append(stages, in)
+	hs, err := hash.New(p.Hash)
+	if err != nil {
+		return nil, err
+	}
+	stages = append(stages, hs) // last: it hashes the final objects
 	return stages, nil
 }
