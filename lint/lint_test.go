@@ -8,6 +8,8 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
 )
 
@@ -51,7 +53,7 @@ func findings(t *testing.T, dir string) []Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := Run(e)
+	fs, _, err := Run(e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,5 +105,27 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	if HasErrors(fs) || !HasErrors([]Finding{{Severity: filepos.Err}}) || HasErrors([]Finding{{Severity: filepos.Warning}}) {
 		t.Fatal("HasErrors must look at error-level findings only")
+	}
+}
+
+// TestEtcHostsErrorWithoutHold runs the rule on a set no stage has touched:
+// the istio guard normally sets the hold first, so only here can the rule
+// meet an istio pod without it.
+func TestEtcHostsErrorWithoutHold(t *testing.T) {
+	text := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {sidecar.istio.io/inject: \"true\"}\nspec:\n  containers:\n    - name: app\n      image: app\n      args: [\"sh\", \"-c\", \"echo x >> /etc/hosts\"]\n"
+	objs, err := manifest.Parse(manifest.NewSource("p.yaml", []byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := New(&profiles.Profile{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Apply(&manifest.Set{Objects: objs}); err != nil {
+		t.Fatal(err)
+	}
+	fs := l.Findings()
+	if len(fs) != 1 || fs[0].Rule != "etc-hosts-write" || fs[0].Severity != filepos.Err || fs[0].Pos.String() != "p.yaml:10:26" {
+		t.Fatalf("findings: %+v", fs)
 	}
 }

@@ -6,16 +6,18 @@ import (
 )
 
 // Run renders everything in memory, past undefined variables (they become
-// findings), and returns what the rules found. Nothing is written.
-func Run(e *render.Engine) ([]Finding, error) {
+// findings), and returns what the rules found, with the stages' own notes.
+// Nothing is written.
+func Run(e *render.Engine) ([]Finding, *render.Result, error) {
 	l, err := New(e.Profile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e.AllowUnresolved = true
 	e.Stages = append(e.Stages, l)
-	if _, err := e.Each(func(*manifest.Set) error { return nil }); err != nil {
-		return nil, err
+	res, err := e.Each(func(*manifest.Set) error { return nil })
+	if err != nil {
+		return nil, nil, err
 	}
-	return l.Findings(), nil
+	return l.Findings(), res, nil
 }

@@ -41,7 +41,7 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys), checkCmd(stdout, fsys))
+	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys), checkCmd(stdout, stderr, fsys))
 	err := root.Execute()
 	switch {
 	case err == nil:
@@ -113,7 +113,7 @@ func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 	return c
 }
 
-func checkCmd(stdout io.Writer, fsys render.FS) *cobra.Command {
+func checkCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 	var o render.Options
 	var format string
 	c := &cobra.Command{
@@ -128,10 +128,11 @@ func checkCmd(stdout io.Writer, fsys render.FS) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fs, err := lint.Run(e)
+			fs, res, err := lint.Run(e)
 			if err != nil {
 				return err
 			}
+			printNotes(stderr, res)
 			if err := lint.Write(stdout, format, fs); err != nil {
 				return err
 			}
