@@ -130,6 +130,9 @@ func (l *Linter) Findings() []Finding {
 		if a.Rule != b.Rule {
 			return a.Rule < b.Rule
 		}
+		if a.Object != b.Object {
+			return a.Object < b.Object
+		}
 		return a.Msg < b.Msg
 	})
 	return out
