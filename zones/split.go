@@ -28,6 +28,9 @@ func (c *config) split(s *manifest.Set, o *manifest.Object) ([]*manifest.Object,
 	}
 	pod := workload.PodSpec(o)
 	var errs filepos.List
+	if err := named(o); err != nil {
+		errs = append(errs, err)
+	}
 	for _, z := range c.zones {
 		if !allows(pod, z.name) {
 			at, _ := manifest.KeyValue(manifest.Lookup(pod, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms")
@@ -86,6 +89,9 @@ func checkName(cp *manifest.Object, name string) *filepos.Error {
 func (c *config) splitHPA(s *manifest.Set, hpa *manifest.Object, w *splitResult) ([]*manifest.Object, error) {
 	spec := manifest.Value(hpa.Node, "spec")
 	var errs filepos.List
+	if err := named(hpa); err != nil {
+		errs = append(errs, err)
+	}
 	bounds := map[string][]int{}
 	for _, field := range []string{"minReplicas", "maxReplicas"} {
 		n, err := c.divide(s, hpa, manifest.Value(spec, field), field, false)
@@ -124,6 +130,18 @@ func (c *config) rename(cp *manifest.Object, z *zone) string {
 	return n.Value
 }
 
+// named makes sure o has a name to suffix.
+func named(o *manifest.Object) *filepos.Error {
+	if n := manifest.Lookup(o.Node, "metadata", "name"); n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
+		at := o.Node
+		if k, _ := manifest.KeyValue(o.Node, "metadata"); k != nil {
+			at = k
+		}
+		return filepos.Errorf(o.Pos(at), "%s without metadata.name cannot be split by zone: its copies are named <name>-<zone>", o.Kind())
+	}
+	return nil
+}
+
 func (c *config) addLabel(m *yaml.Node, key string, z *zone) {
 	manifest.Put(manifest.Ensure(m, key), c.label, manifest.KubeString(z.name))
 }
@@ -133,8 +151,8 @@ func (c *config) addLabel(m *yaml.Node, key string, z *zone) {
 // 0s, which keeps a scaled-down workload down. It is nil when n is absent.
 // When the floor makes the shares add up to more than n, a note says so.
 func (c *config) divide(s *manifest.Set, o *manifest.Object, n *yaml.Node, field string, zeroStays bool) ([]int, *filepos.Error) {
-	if n == nil {
-		return nil, nil
+	if n == nil || n.Tag == "!!null" {
+		return nil, nil // unset: Kubernetes' default of 1 holds for each copy too
 	}
 	total, err := strconv.Atoi(n.Value)
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil || total < 0 {
