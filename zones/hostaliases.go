@@ -105,7 +105,7 @@ func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) er
 // profileScalar is a new string node that reports the profile position it
 // came from, so later stages name the profile, not the template.
 func (c *config) profileScalar(o *manifest.Object, v string, from profiles.Str) *yaml.Node {
-	n := manifest.KubeString(v)
+	n := c.str(v)
 	n.Line, n.Column = from.Pos.Line, from.Pos.Col
 	o.Adopt(n, c.source(from.Pos.File))
 	return n

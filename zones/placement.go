@@ -97,7 +97,7 @@ func zoneExprs(term *yaml.Node) []*yaml.Node {
 // requireZone adds `zone In [name]` to every required node selector term
 // (terms are ORed, so a term without it would let pods run anywhere),
 // creating the affinity when there is none.
-func requireZone(spec *yaml.Node, name string) {
+func (c *config) requireZone(spec *yaml.Node, name string) {
 	req := manifest.Ensure(manifest.Ensure(manifest.Ensure(spec, "affinity"), "nodeAffinity"), "requiredDuringSchedulingIgnoredDuringExecution")
 	terms := manifest.Value(req, "nodeSelectorTerms")
 	if terms == nil || terms.Kind != yaml.SequenceNode || len(terms.Content) == 0 {
@@ -116,7 +116,7 @@ func requireZone(spec *yaml.Node, name string) {
 		expr := mapping(
 			manifest.String("key"), manifest.String(ZoneKey),
 			manifest.String("operator"), manifest.String("In"),
-			manifest.String("values"), seq(manifest.KubeString(name)),
+			manifest.String("values"), seq(c.str(name)),
 		)
 		if n := len(exprs.Content); n > 0 {
 			matchStyle(expr, exprs.Content[n-1])

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/krender/krender/filepos"
@@ -66,12 +67,13 @@ type config struct {
 	exclude  map[string]bool
 	label    string
 	sources  map[string]*manifest.Source
+	quote    map[string]bool // every zone name, address and hostname: whether Kubernetes needs it quoted
 }
 
 var zoneLetter = regexp.MustCompile(`[0-9-]([a-z]+)$`)
 
 func compile(p *profiles.Profile) (*config, error) {
-	c := &config{strategy: Off, byName: map[string]*zone{}, owned: map[string]bool{}, sources: map[string]*manifest.Source{}}
+	c := &config{strategy: Off, byName: map[string]*zone{}, owned: map[string]bool{}, sources: map[string]*manifest.Source{}, quote: map[string]bool{}}
 	for _, f := range p.Files {
 		c.sources[f] = manifest.NewSource(f, nil)
 	}
@@ -81,9 +83,12 @@ func compile(p *profiles.Profile) (*config, error) {
 		errs = append(errs, zerrs...)
 		c.zones = append(c.zones, z)
 		c.byName[z.name] = z
+		c.quote[z.name] = !manifest.ReadsAsString(z.name)
 		for _, a := range z.entries {
+			c.quote[a.addr.String()] = !manifest.ReadsAsString(a.addr.String())
 			for _, h := range a.hostnames {
 				c.owned[h.Value] = true
+				c.quote[h.Value] = !manifest.ReadsAsString(h.Value)
 			}
 		}
 	}
@@ -249,6 +254,20 @@ func (c *config) names() string {
 		n = append(n, z.name)
 	}
 	return strings.Join(n, ", ")
+}
+
+// str is manifest.KubeString for the profile's own strings, decided once
+// per run rather than once per copy.
+func (c *config) str(v string) *yaml.Node {
+	q, ok := c.quote[v]
+	if !ok {
+		return manifest.KubeString(v)
+	}
+	n := manifest.String(v)
+	if q {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
 }
 
 func (c *config) source(file string) *manifest.Source {

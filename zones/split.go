@@ -61,7 +61,7 @@ func (c *config) split(s *manifest.Set, o *manifest.Object) ([]*manifest.Object,
 		c.addLabel(manifest.Ensure(cspec, "selector"), "matchLabels", z)
 		c.addLabel(manifest.Ensure(workload.PodTemplate(cp), "metadata"), "labels", z)
 		cpod := workload.PodSpec(cp)
-		requireZone(cpod, z.name)
+		c.requireZone(cpod, z.name)
 		if err := c.setHostAliases(cp, cpod, z); err != nil {
 			return nil, err // the template's entries are wrong in every copy alike
 		}
@@ -143,7 +143,7 @@ func named(o *manifest.Object) *filepos.Error {
 }
 
 func (c *config) addLabel(m *yaml.Node, key string, z *zone) {
-	manifest.Put(manifest.Ensure(m, key), c.label, manifest.KubeString(z.name))
+	manifest.Put(manifest.Ensure(m, key), c.label, c.str(z.name))
 }
 
 // divide reads a count and shares it out over the zones, the remainder to
