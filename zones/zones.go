@@ -37,7 +37,6 @@ type objKey struct{ ns, kind, name string }
 type splitResult struct {
 	group  string
 	copies []*manifest.Object // one per zone, in profile order
-	pos    filepos.Pos        // the original's name
 }
 
 func (st *Stage) Apply(s *manifest.Set) error {
@@ -66,7 +65,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 				continue
 			}
 			replaced[o] = copies
-			splits[objKey{s.NamespaceOf(o), o.Kind(), o.Name()}] = &splitResult{group: o.Group(), copies: copies, pos: namePos(o)}
+			splits[objKey{s.NamespaceOf(o), o.Kind(), o.Name()}] = &splitResult{group: o.Group(), copies: copies}
 		}
 	}
 	if err := errs.Err(); err != nil {
