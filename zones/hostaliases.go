@@ -37,7 +37,8 @@ func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) er
 			e.names[name] = hn
 		}
 	}
-	if ha := manifest.Value(spec, "hostAliases"); ha != nil && ha.Tag != "!!null" {
+	ha := manifest.Value(spec, "hostAliases")
+	if ha != nil && ha.Tag != "!!null" {
 		if ha.Kind != yaml.SequenceNode {
 			return filepos.Errorf(o.Pos(ha), "hostAliases must be a list")
 		}
@@ -71,7 +72,7 @@ func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) er
 		return err
 	}
 	for _, a := range z.entries {
-		ip := c.profileScalar(o, a.addr.String(), a.ip)
+		ip := c.profileScalar(o, a.ip.Value, a.ip)
 		for _, h := range a.hostnames {
 			add(a.addr, ip, h.Value, c.profileScalar(o, h.Value, h))
 		}
@@ -85,7 +86,13 @@ func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) er
 		manifest.Delete(spec, "hostAliases")
 		return nil
 	}
+	// The list stands where the template's stood, else at the zone in the profile.
 	list := seq()
+	if ha != nil {
+		samePlace(o, list, ha)
+	} else {
+		c.place(o, list, z.pos)
+	}
 	for _, e := range entries {
 		names := make([]string, 0, len(e.names))
 		for n := range e.names {
@@ -96,7 +103,9 @@ func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) er
 		for _, n := range names {
 			hostnames.Content = append(hostnames.Content, e.names[n])
 		}
-		list.Content = append(list.Content, mapping(manifest.String("ip"), e.ip, manifest.String("hostnames"), hostnames))
+		entry := samePlace(o, mapping(), e.ip)
+		entry.Content = []*yaml.Node{manifest.String("ip"), e.ip, manifest.String("hostnames"), hostnames}
+		list.Content = append(list.Content, entry)
 	}
 	manifest.Put(spec, "hostAliases", list)
 	return nil
@@ -105,8 +114,21 @@ func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) er
 // profileScalar is a new string node that reports the profile position it
 // came from, so later stages name the profile, not the template.
 func (c *config) profileScalar(o *manifest.Object, v string, from profiles.Str) *yaml.Node {
-	n := c.str(v)
-	n.Line, n.Column = from.Pos.Line, from.Pos.Col
-	o.Adopt(n, c.source(from.Pos.File))
+	return c.place(o, c.str(v), from.Pos)
+}
+
+// place records that the new node n was written at pos in the profile. n
+// must not have children yet: Adopt marks the whole subtree.
+func (c *config) place(o *manifest.Object, n *yaml.Node, pos filepos.Pos) *yaml.Node {
+	n.Line, n.Column = pos.Line, pos.Col
+	o.Adopt(n, c.source(pos.File))
+	return n
+}
+
+// samePlace gives the new, childless node n the position of like, in
+// whichever file like was written.
+func samePlace(o *manifest.Object, n, like *yaml.Node) *yaml.Node {
+	n.Line, n.Column = like.Line, like.Column
+	o.Adopt(n, o.SourceOf(like))
 	return n
 }

@@ -85,7 +85,7 @@ func compile(p *profiles.Profile) (*config, error) {
 		c.byName[z.name] = z
 		c.quote[z.name] = !manifest.ReadsAsString(z.name)
 		for _, a := range z.entries {
-			c.quote[a.addr.String()] = !manifest.ReadsAsString(a.addr.String())
+			c.quote[a.ip.Value] = !manifest.ReadsAsString(a.ip.Value)
 			for _, h := range a.hostnames {
 				c.owned[h.Value] = true
 				c.quote[h.Value] = !manifest.ReadsAsString(h.Value)
