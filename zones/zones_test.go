@@ -2,15 +2,23 @@ package zones_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v4"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/selection"
+	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/schema"
 	"github.com/krender/krender/workload"
 	"github.com/krender/krender/zones"
 )
@@ -146,18 +154,35 @@ func renderSplit(t *testing.T) *manifest.Set {
 	return s
 }
 
-// TestSplitSelectors evaluates the selectors with Kubernetes' own label
-// matching: whatever selected the original's pods (Service, PDB,
-// NetworkPolicy) still selects every copy's pods, and each copy's selector
-// selects its own pods only, so the copies never count each other's.
+// TestSplitSelectors decodes the output into the k8s.io/api types and
+// evaluates the selectors with Kubernetes' own matching: whatever selected
+// the original's pods (Service, PDB, NetworkPolicy) still selects every
+// copy's pods, and each copy's selector selects its own pods only, so the
+// copies never count each other's.
 func TestSplitSelectors(t *testing.T) {
 	s := renderSplit(t)
 	var names []string
-	var copies []*manifest.Object
+	var copies []appsv1.Deployment
+	selectors := map[string]labels.Selector{}
 	for _, o := range s.Objects {
 		names = append(names, o.Kind()+"/"+o.Name())
-		if o.Kind() == "Deployment" {
-			copies = append(copies, o)
+		switch o.Kind() {
+		case "Deployment":
+			var d appsv1.Deployment
+			decode(t, o, &d)
+			copies = append(copies, d)
+		case "Service":
+			var svc corev1.Service
+			decode(t, o, &svc)
+			selectors["Service"] = labels.SelectorFromSet(svc.Spec.Selector)
+		case "PodDisruptionBudget":
+			var pdb policyv1.PodDisruptionBudget
+			decode(t, o, &pdb)
+			selectors["PodDisruptionBudget"] = selector(t, pdb.Spec.Selector)
+		case "NetworkPolicy":
+			var np networkingv1.NetworkPolicy
+			decode(t, o, &np)
+			selectors["NetworkPolicy"] = selector(t, &np.Spec.PodSelector)
 		}
 	}
 	wantNames := []string{"Service/mo-back", "Deployment/mo-back-2a", "Deployment/mo-back-2b", "Deployment/mo-back-2c",
@@ -165,29 +190,52 @@ func TestSplitSelectors(t *testing.T) {
 	if !slices.Equal(names, wantNames) {
 		t.Fatalf("objects = %v, want %v (copies in place of the original, in zone order)", names, wantNames)
 	}
-	selectors := map[string]labels.Selector{}
-	for _, o := range s.Objects {
-		spec := manifest.Value(o.Node, "spec")
-		switch o.Kind() {
-		case "Service":
-			selectors["Service"] = labels.SelectorFromSet(stringMap(t, manifest.Value(spec, "selector")))
-		case "PodDisruptionBudget":
-			selectors["PodDisruptionBudget"] = labelSelector(t, manifest.Value(spec, "selector"))
-		case "NetworkPolicy":
-			selectors["NetworkPolicy"] = labelSelector(t, manifest.Value(spec, "podSelector"))
-		}
-	}
 	for _, c := range copies {
-		pod := labels.Set(stringMap(t, manifest.Lookup(workload.PodTemplate(c), "metadata", "labels")))
+		pod := labels.Set(c.Spec.Template.Labels)
 		for kind, sel := range selectors {
 			if !sel.Matches(pod) {
-				t.Errorf("%s selector %q does not select the pods of %s (labels %v)", kind, sel, c.Name(), pod)
+				t.Errorf("%s selector %q does not select the pods of %s (labels %v)", kind, sel, c.Name, pod)
 			}
 		}
 		for _, other := range copies {
-			own := labelSelector(t, manifest.Lookup(other.Node, "spec", "selector"))
-			if got, want := own.Matches(pod), other == c; got != want {
-				t.Errorf("selector of %s (%q) matches pods of %s: %v, want %v", other.Name(), own, c.Name(), got, want)
+			own := selector(t, other.Spec.Selector)
+			if got, want := own.Matches(pod), other.Name == c.Name; got != want {
+				t.Errorf("selector of %s (%q) matches pods of %s: %v, want %v", other.Name, own, c.Name, got, want)
+			}
+		}
+	}
+}
+
+// TestOutputDecodesStrictly: every object the golden cases render decodes
+// into its k8s.io/api type with no unknown or mistyped field, as `kubectl
+// apply --validate=strict` requires.
+func TestOutputDecodesStrictly(t *testing.T) {
+	for _, dir := range []string{"split", "hpa-split", "pinned", "static", "legacy", "replicas-3-zones", "yaml11-quoting"} {
+		raw, err := os.ReadFile(filepath.Join("../testdata/zones", dir, "args"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := strings.Fields(string(raw)) // render -p PROFILE PATH...
+		e, err := render.New(render.DirFS(filepath.Join("../testdata/zones", dir)), render.Options{Profile: args[2], Paths: args[3:]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range e.Units {
+			set, err := e.Render(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range set.Objects {
+				if !schema.Known(o) {
+					continue
+				}
+				problems, err := schema.Check(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range problems {
+					t.Errorf("%s: %s %s: %s", dir, o.Kind(), o.Name(), p.Msg)
+				}
 			}
 		}
 	}
@@ -215,47 +263,22 @@ func TestCopiesKeepPositions(t *testing.T) {
 	}
 }
 
-func stringMap(t *testing.T, m *yaml.Node) map[string]string {
+func decode(t *testing.T, o *manifest.Object, into any) {
 	t.Helper()
-	out := map[string]string{}
-	if m == nil {
-		return out
+	b, err := manifest.Marshal([]*manifest.Object{o})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if m.Kind != yaml.MappingNode {
-		t.Fatalf("not a mapping: %v", m.Kind)
+	if err := k8syaml.UnmarshalStrict(b, into); err != nil {
+		t.Fatalf("%s %s: %v", o.Kind(), o.Name(), err)
 	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		out[m.Content[i].Value] = m.Content[i+1].Value
-	}
-	return out
 }
 
-// labelSelector builds a metav1.LabelSelector's meaning out of requirements.
-func labelSelector(t *testing.T, n *yaml.Node) labels.Selector {
+func selector(t *testing.T, ls *metav1.LabelSelector) labels.Selector {
 	t.Helper()
-	sel := labels.NewSelector()
-	add := func(key string, op selection.Operator, vals []string) {
-		r, err := labels.NewRequirement(key, op, vals)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sel = sel.Add(*r)
-	}
-	for k, v := range stringMap(t, manifest.Value(n, "matchLabels")) {
-		add(k, selection.Equals, []string{v})
-	}
-	if exprs := manifest.Value(n, "matchExpressions"); exprs != nil {
-		for _, e := range exprs.Content {
-			var vals []string
-			if vs := manifest.Value(e, "values"); vs != nil {
-				for _, v := range vs.Content {
-					vals = append(vals, v.Value)
-				}
-			}
-			op := map[string]selection.Operator{"In": selection.In, "NotIn": selection.NotIn,
-				"Exists": selection.Exists, "DoesNotExist": selection.DoesNotExist}[manifest.ScalarAt(e, "operator")]
-			add(manifest.ScalarAt(e, "key"), op, vals)
-		}
+	sel, err := metav1.LabelSelectorAsSelector(ls)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return sel
 }
