@@ -270,11 +270,11 @@ func (c *config) str(v string) *yaml.Node {
 	return n
 }
 
+// source is the profile file a position names. The map is only read after
+// compile, so units may be rendered concurrently.
 func (c *config) source(file string) *manifest.Source {
 	if s := c.sources[file]; s != nil {
 		return s
 	}
-	s := manifest.NewSource(file, nil)
-	c.sources[file] = s
-	return s
+	return manifest.NewSource(file, nil)
 }
