@@ -210,7 +210,7 @@ func TestSplitSelectors(t *testing.T) {
 // into its k8s.io/api type with no unknown or mistyped field, as `kubectl
 // apply --validate=strict` requires.
 func TestOutputDecodesStrictly(t *testing.T) {
-	for _, dir := range []string{"split", "hpa-split", "pinned", "static", "legacy", "replicas-3-zones", "yaml11-quoting"} {
+	for _, dir := range []string{"split", "hpa-split", "pinned", "static", "legacy", "replicas-3-zones", "yaml11-quoting", "split-hash"} {
 		raw, err := os.ReadFile(filepath.Join("../testdata/zones", dir, "args"))
 		if err != nil {
 			t.Fatal(err)
