@@ -108,6 +108,9 @@ func decode(path string, text []byte) (*fileDoc, error) {
 	if err := root.Load(doc, yaml.WithKnownFields()); err != nil {
 		return nil, loadError(path, err)
 	}
+	if k, _ := manifest.KeyValue(body(&root), "zoneHosts"); k != nil && doc.ZoneHosts != nil {
+		doc.ZoneHosts.Pos = at(path, k)
+	}
 	setFile(reflect.ValueOf(doc), path)
 	return doc, nil
 }
@@ -148,7 +151,7 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 		return err
 	}
 	if doc.ZoneHosts != nil {
-		p.ZoneHosts = doc.ZoneHosts
+		p.ZoneHosts = p.ZoneHosts.merge(doc.ZoneHosts)
 	}
 	if doc.Hash != nil {
 		p.Hash = p.Hash.Merge(*doc.Hash)
@@ -215,6 +218,11 @@ func (p *Profile) applyZones(path string, n *yaml.Node) error {
 				return loadError(path, err)
 			}
 		}
+		if seq := manifest.Value(val, "hostAliases"); seq != nil && len(seq.Content) == len(zd.HostAliases) {
+			for i, item := range seq.Content {
+				zd.HostAliases[i].Pos = at(path, item)
+			}
+		}
 		setFile(reflect.ValueOf(&zd), path)
 		z := Zone{Name: key.Value, Pos: at(path, key), HostAliases: zd.HostAliases}
 		for i := range p.Zones {
@@ -226,6 +234,27 @@ func (p *Profile) applyZones(path string, n *yaml.Node) error {
 		p.Zones = append(p.Zones, z)
 		return nil
 	})
+}
+
+// merge layers the keys over sets on top of z.
+func (z *ZoneHosts) merge(over *ZoneHosts) *ZoneHosts {
+	if z == nil {
+		return over
+	}
+	out := *z
+	for _, f := range []struct {
+		dst *Str
+		src Str
+	}{{&out.Strategy, over.Strategy}, {&out.Zone, over.Zone}, {&out.Suffix, over.Suffix}, {&out.Label, over.Label}} {
+		if f.src.Pos.IsKnown() {
+			*f.dst = f.src
+		}
+	}
+	if over.Exclude != nil {
+		out.Exclude = over.Exclude
+	}
+	out.Pos = over.Pos
+	return &out
 }
 
 func decodeVars(path string, n *yaml.Node) (Vars, error) {

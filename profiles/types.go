@@ -147,16 +147,20 @@ type Zone struct {
 }
 
 type HostAlias struct {
-	IP        Str   `yaml:"ip"`
-	Hostnames []Str `yaml:"hostnames"`
+	IP        Str         `yaml:"ip"`
+	Hostnames []Str       `yaml:"hostnames"`
+	Pos       filepos.Pos `yaml:"-"` // the list item
 }
 
+// ZoneHosts is merged key by key across extends, so a base file can hold
+// what every environment shares (exclude, say) and each environment its strategy.
 type ZoneHosts struct {
-	Strategy Str         `yaml:"strategy"` // split | static
+	Strategy Str         `yaml:"strategy"` // split | static | off
 	Zone     Str         `yaml:"zone"`
 	Exclude  []Str       `yaml:"exclude"`
 	Suffix   Str         `yaml:"suffix"`
-	Pos      filepos.Pos `yaml:"-"`
+	Label    Str         `yaml:"label"` // pod label split copies select on
+	Pos      filepos.Pos `yaml:"-"`     // the zoneHosts key of the last file that set it
 }
 
 type Hash struct {

@@ -4,6 +4,7 @@ import (
 	"github.com/krender/krender/hash"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/zones"
 )
 
 // buildStages lists the stages in pipeline order. Each is built once per run,
@@ -15,6 +16,11 @@ func buildStages(fsys FS, p *profiles.Profile) ([]Stage, error) {
 		return nil, err
 	}
 	stages = append(stages, in)
+	z, err := zones.New(p)
+	if err != nil {
+		return nil, err
+	}
+	stages = append(stages, z)
 	hs, err := hash.New(p.Hash)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/agnivade/levenshtein"
-	yaml2 "go.yaml.in/yaml/v2"
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
@@ -74,17 +73,7 @@ func setScalar(n *yaml.Node, v string, whole, key bool) {
 
 // readAsString reports whether Kubernetes (sigs.k8s.io/yaml, go-yaml v2
 // resolution) reads v, written plain, as the string v.
-func readAsString(v string) bool {
-	if v == "" || strings.ContainsAny(v, "\n\r\t") {
-		return true // the encoder quotes or blocks these itself
-	}
-	var x any
-	if err := yaml2.Unmarshal([]byte(v), &x); err != nil {
-		return true // not plain-able; the encoder will quote it
-	}
-	s, ok := x.(string)
-	return ok && s == v
-}
+func readAsString(v string) bool { return manifest.ReadsAsString(v) }
 
 // refPositions finds where each reference of n was written.
 func refPositions(o *manifest.Object, n *yaml.Node, refs []shellformat.Ref) []filepos.Pos {

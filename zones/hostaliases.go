@@ -1,0 +1,134 @@
+package zones
+
+import (
+	"net/netip"
+	"sort"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/profiles"
+)
+
+// hostEntry is one address of the output and its hostname nodes by name.
+type hostEntry struct {
+	addr  netip.Addr
+	ip    *yaml.Node
+	names map[string]*yaml.Node
+}
+
+// setHostAliases gives a pod spec the zone's entries. Template entries for
+// hostnames the profile maps (in any zone) are dropped, which is how
+// hand-written per-zone or PRIMARY/SECONDARY entries are converted; the rest
+// are kept. The result is one entry per address, addresses in numeric order,
+// hostnames sorted, no pair twice. Template nodes are reused so positions
+// still name the template.
+func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) error {
+	var errs filepos.List
+	byAddr := map[netip.Addr]*hostEntry{}
+	add := func(addr netip.Addr, ip *yaml.Node, name string, hn *yaml.Node) {
+		e := byAddr[addr]
+		if e == nil {
+			e = &hostEntry{addr: addr, ip: ip, names: map[string]*yaml.Node{}}
+			byAddr[addr] = e
+		}
+		if _, dup := e.names[name]; !dup {
+			e.names[name] = hn
+		}
+	}
+	ha := manifest.Value(spec, "hostAliases")
+	if ha != nil && ha.Tag != "!!null" {
+		if ha.Kind != yaml.SequenceNode {
+			return filepos.Errorf(o.Pos(ha), "hostAliases must be a list")
+		}
+		for _, item := range ha.Content {
+			ipn := manifest.Value(item, "ip")
+			if item.Kind != yaml.MappingNode || ipn == nil || ipn.Kind != yaml.ScalarNode {
+				errs = append(errs, filepos.Errorf(o.Pos(item), "a hostAliases entry must be a mapping with an ip"))
+				continue
+			}
+			addr, err := netip.ParseAddr(ipn.Value)
+			if err != nil || addr.Zone() != "" {
+				errs = append(errs, filepos.Errorf(o.Pos(ipn), "hostAliases ip %q is not an IP address", ipn.Value))
+				continue
+			}
+			names := manifest.Value(item, "hostnames")
+			if names == nil || names.Tag == "!!null" {
+				continue
+			}
+			if names.Kind != yaml.SequenceNode {
+				errs = append(errs, filepos.Errorf(o.Pos(names), "hostAliases hostnames must be a list"))
+				continue
+			}
+			for _, hn := range names.Content {
+				if hn.Kind == yaml.ScalarNode && !c.owned[hn.Value] {
+					add(addr, ipn, hn.Value, hn)
+				}
+			}
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	for _, a := range z.entries {
+		ip := c.profileScalar(o, a.ip.Value, a.ip)
+		for _, h := range a.hostnames {
+			add(a.addr, ip, h.Value, c.profileScalar(o, h.Value, h))
+		}
+	}
+	entries := make([]*hostEntry, 0, len(byAddr))
+	for _, e := range byAddr {
+		entries = append(entries, e)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].addr.Less(entries[j].addr) })
+	if len(entries) == 0 {
+		manifest.Delete(spec, "hostAliases")
+		return nil
+	}
+	// The list stands where the template's stood, else at the zone in the profile.
+	list := seq()
+	if ha != nil {
+		samePlace(o, list, ha)
+	} else {
+		c.place(o, list, z.pos)
+	}
+	for _, e := range entries {
+		names := make([]string, 0, len(e.names))
+		for n := range e.names {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		hostnames := seq()
+		for _, n := range names {
+			hostnames.Content = append(hostnames.Content, e.names[n])
+		}
+		entry := samePlace(o, mapping(), e.ip)
+		entry.Content = []*yaml.Node{manifest.String("ip"), e.ip, manifest.String("hostnames"), hostnames}
+		list.Content = append(list.Content, entry)
+	}
+	manifest.Put(spec, "hostAliases", list)
+	return nil
+}
+
+// profileScalar is a new string node that reports the profile position it
+// came from, so later stages name the profile, not the template.
+func (c *config) profileScalar(o *manifest.Object, v string, from profiles.Str) *yaml.Node {
+	return c.place(o, c.str(v), from.Pos)
+}
+
+// place records that the new node n was written at pos in the profile. n
+// must not have children yet: Adopt marks the whole subtree.
+func (c *config) place(o *manifest.Object, n *yaml.Node, pos filepos.Pos) *yaml.Node {
+	n.Line, n.Column = pos.Line, pos.Col
+	o.Adopt(n, c.source(pos.File))
+	return n
+}
+
+// samePlace gives the new, childless node n the position of like, in
+// whichever file like was written.
+func samePlace(o *manifest.Object, n, like *yaml.Node) *yaml.Node {
+	n.Line, n.Column = like.Line, like.Column
+	o.Adopt(n, o.SourceOf(like))
+	return n
+}
