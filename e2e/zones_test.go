@@ -79,7 +79,7 @@ func TestZonesSplitApplies(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"billing-api-2c", "mo-back-2c", "nginx-gateway-2c"}; !slices.Equal(names, want) {
+	if want := []string{"billing-api-2c", "mo-back-2c"}; !slices.Equal(names, want) {
 		t.Errorf("deployments labelled ap-northeast-2c: %v, want %v", names, want)
 	}
 	replicas := 0
