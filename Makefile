@@ -2,6 +2,8 @@
 GO      ?= go
 BIN     := $(CURDIR)/.cache/bin
 export KRENDER_YQ := $(BIN)/yq
+# A kubectl built by hack/kube-apiserver.sh (only where the machine has none).
+export PATH := $(PATH):$(CURDIR)/.cache/e2e/bin
 
 .PHONY: all build demo tools test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean
 

@@ -33,6 +33,7 @@ RUN=${KRENDER_E2E_RUN:-$CACHE/run}
 READY_TIMEOUT=${KRENDER_E2E_READY_TIMEOUT:-60}
 ETCD_BIN="$BIN/etcd"
 APISERVER_BIN="$BIN/kube-apiserver"
+KUBECTL_BIN="$BIN/kubectl"
 
 log() { printf 'kube-apiserver.sh: %s\n' "$*" >&2; }
 die() {
@@ -92,20 +93,35 @@ etcd_current() {
 # its published v0.Y.Z tag instead.
 build_apiserver() {
 	apiserver_current && return 0
+	log "building kube-apiserver $KUBE_VERSION: 5-10 minutes and ~2.5 GB RAM without a warm Go build cache"
+	log "(a first 'go test' may hit its 10m default timeout: run '$0 build' once, or pass -timeout 30m)"
+	build_kube_cmd kube-apiserver "$APISERVER_BIN"
+	apiserver_current || die "built kube-apiserver does not report $KUBE_VERSION"
+}
+
+# kubectl comes with most machines; where it does not, the same release is
+# built from the same module (kustomize inside, as in kubectl releases).
+build_kubectl() {
+	command -v kubectl >/dev/null && return 0
+	"$KUBECTL_BIN" version --client 2>/dev/null | grep -q "$KUBE_VERSION" && return 0
+	log "no kubectl on PATH: building kubectl $KUBE_VERSION into $BIN"
+	build_kube_cmd kubectl "$KUBECTL_BIN"
+}
+
+# build_kube_cmd NAME OUT builds k8s.io/kubernetes/cmd/NAME at $KUBE_VERSION.
+build_kube_cmd() {
 	need go
-	local ver=$KUBE_VERSION minor dir json gomod commit m
+	local name=$1 out=$2 ver=$KUBE_VERSION minor dir json gomod commit m
 	[[ $ver =~ ^v1\.([0-9]+)\.[0-9]+$ ]] || die "KRENDER_E2E_KUBE_VERSION must look like v1.Y.Z, got $ver"
 	minor=${BASH_REMATCH[1]}
-	dir="$SRC/kube-apiserver-$ver"
-	log "building kube-apiserver $ver: 5-10 minutes and ~2.5 GB RAM without a warm Go build cache"
-	log "(a first 'go test' may hit its 10m default timeout: run '$0 build' once, or pass -timeout 30m)"
+	dir="$SRC/$name-$ver"
 	mkdir -p "$dir" "$BIN"
 	json=$(download_json "$dir" "k8s.io/kubernetes@$ver") || die "cannot download k8s.io/kubernetes@$ver"
 	gomod=$(json_field GoMod <<<"$json")
 	commit=$(json_field Hash <<<"$json")
 	[[ -f $gomod ]] || die "no go.mod for k8s.io/kubernetes@$ver"
 	{
-		echo "module krender.invalid/e2e/kube-apiserver"
+		echo "module krender.invalid/e2e/$name"
 		echo
 		go_directives "$gomod"
 		echo
@@ -118,20 +134,19 @@ build_apiserver() {
 			done
 		echo ")"
 	} >"$dir/go.mod"
-	printf '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n' >"$dir/tools.go"
+	printf '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/%s"\n' "$name" >"$dir/tools.go"
 	(
 		cd "$dir"
 		go_env go mod tidy
-		go_env go build -trimpath -o "$APISERVER_BIN.tmp" -ldflags "-s -w \
+		go_env go build -trimpath -o "$out.tmp" -ldflags "-s -w \
 			-X k8s.io/component-base/version.gitVersion=$ver \
 			-X k8s.io/component-base/version.gitMajor=1 \
 			-X k8s.io/component-base/version.gitMinor=$minor \
 			-X k8s.io/component-base/version.gitCommit=$commit \
 			-X k8s.io/component-base/version.gitTreeState=clean" \
-			k8s.io/kubernetes/cmd/kube-apiserver
-	) || die "building kube-apiserver $ver failed"
-	mv -f "$APISERVER_BIN.tmp" "$APISERVER_BIN"
-	apiserver_current || die "built kube-apiserver does not report $ver"
+			"k8s.io/kubernetes/cmd/$name"
+	) || die "building $name $ver failed"
+	mv -f "$out.tmp" "$out"
 }
 
 # go.etcd.io/etcd/server/v3 is etcd's main package, but its go.mod carries
@@ -187,6 +202,7 @@ cmd_build() {
 	flock 9
 	build_etcd || etcd_fallback
 	build_apiserver
+	build_kubectl
 	exec 9>&-
 }
 
@@ -466,6 +482,7 @@ cmd_watch() {
 
 case ${1:-} in
 build) cmd_build ;;
+build-kubectl) build_kubectl ;;
 up) cmd_up ;;
 down) cmd_down ;;
 env) cmd_env ;;

@@ -11,6 +11,8 @@ if ! "$bin/yq" --version 2>/dev/null | grep -q "${yq_version#v}"; then
   echo "building mikefarah/yq $yq_version into $bin" >&2
   GOBIN="$bin" GOFLAGS=-mod=mod go install "github.com/mikefarah/yq/v4@$yq_version"
 fi
+# kubectl (with kustomize inside) for the hash parity test and the e2e tier.
+PATH="$PATH:$PWD/.cache/e2e/bin" command -v kubectl >/dev/null || hack/kube-apiserver.sh build-kubectl
 command -v envsubst >/dev/null || {
   echo "installing GNU envsubst (gettext-base)" >&2
   apt-get update -qq && apt-get install -y -qq gettext-base >/dev/null
