@@ -123,28 +123,32 @@ func scriptWriting(ctr *yaml.Node) *yaml.Node {
 }
 
 func subPathConfigMap(c *ctx) {
-	for _, o := range c.set.Objects {
-		spec := workload.PodSpec(o)
-		if spec == nil {
-			continue
+	eachMount(c.set, func(o *manifest.Object, spec, ctr, m *yaml.Node) {
+		sub := manifest.Value(m, "subPath")
+		if sub == nil || sub.Value == "" {
+			return
 		}
+		for _, src := range configSources(spec, manifest.ScalarAt(m, "name")) {
+			target := find(c.set, src.kind, c.set.NamespaceOf(o), src.name.Value)
+			switch {
+			case target == nil:
+				c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath but is not part of this render: the mount never sees updates", src.kind, src.name.Value),
+					"render the "+src.kind+" with krender so its name carries a content hash, or mount the volume as a directory")
+			case !c.set.ContentHashed[target]:
+				c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath and not content-hashed: a subPath bind mount pins the file, so pods keep the old content until re-created", src.kind, target.Name()),
+					"let krender hash it (hash mode suffix or annotation, no krender.io/hash: off), or mount the volume as a directory")
+			}
+		}
+	})
+}
+
+// eachMount calls f for every volume mount of every container of every pod.
+func eachMount(s *manifest.Set, f func(o *manifest.Object, spec, ctr, mount *yaml.Node)) {
+	for _, o := range s.Objects {
+		spec := workload.PodSpec(o)
 		for _, ctr := range workload.Containers(spec) {
 			for _, m := range seq(manifest.Value(ctr, "volumeMounts")) {
-				sub := manifest.Value(m, "subPath")
-				if sub == nil || sub.Value == "" {
-					continue
-				}
-				for _, src := range configSources(spec, manifest.ScalarAt(m, "name")) {
-					target := find(c.set, src.kind, c.set.NamespaceOf(o), src.name.Value)
-					switch {
-					case target == nil:
-						c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath but is not part of this render: the mount never sees updates", src.kind, src.name.Value),
-							"render the "+src.kind+" with krender so its name carries a content hash, or mount the volume as a directory")
-					case !c.set.ContentHashed[target]:
-						c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath and not content-hashed: a subPath bind mount pins the file, so pods keep the old content until re-created", src.kind, target.Name()),
-							"let krender hash it (hash mode suffix or annotation, no krender.io/hash: off), or mount the volume as a directory")
-					}
-				}
+				f(o, spec, ctr, m)
 			}
 		}
 	}
@@ -181,27 +185,19 @@ func configSources(spec *yaml.Node, volume string) []configSource {
 }
 
 func inotifyReload(c *ctx) {
-	for _, o := range c.set.Objects {
-		spec := workload.PodSpec(o)
-		if spec == nil {
-			continue
+	eachMount(c.set, func(o *manifest.Object, spec, ctr, m *yaml.Node) {
+		if manifest.ScalarAt(m, "subPath") != "" || len(configSources(spec, manifest.ScalarAt(m, "name"))) == 0 {
+			return
 		}
-		for _, ctr := range workload.Containers(spec) {
-			for _, m := range seq(manifest.Value(ctr, "volumeMounts")) {
-				if manifest.ScalarAt(m, "subPath") != "" || len(configSources(spec, manifest.ScalarAt(m, "name"))) == 0 {
-					continue
-				}
-				dir := strings.TrimSuffix(manifest.ScalarAt(m, "mountPath"), "/")
-				for _, s := range workload.Scripts(ctr) {
-					if file := watchedFile(s.Value, dir); file != "" {
-						c.report(o, s, filepos.Warning,
-							fmt.Sprintf("inotify watches %s, one file of a ConfigMap volume: kubelet updates it by swapping the ..data symlink, which arrives as IN_DELETE_SELF, not IN_MODIFY, and the watch dies", file),
-							fmt.Sprintf("watch the directory instead (inotifywait -m -e create,moved_to %s) and re-read the file on each event", dir))
-					}
-				}
+		dir := strings.TrimSuffix(manifest.ScalarAt(m, "mountPath"), "/")
+		for _, s := range workload.Scripts(ctr) {
+			if file := watchedFile(s.Value, dir); file != "" {
+				c.report(o, s, filepos.Warning,
+					fmt.Sprintf("inotify watches %s, one file of a ConfigMap volume: kubelet updates it by swapping the ..data symlink, which arrives as IN_DELETE_SELF, not IN_MODIFY, and the watch dies", file),
+					fmt.Sprintf("watch the directory instead (inotifywait -m -e create,moved_to %s) and re-read the file on each event", dir))
 			}
 		}
-	}
+	})
 }
 
 var inotifyLine = regexp.MustCompile(`\binotifywait\b[^\n;|&]*`)
