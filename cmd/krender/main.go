@@ -62,6 +62,17 @@ func renderFlags(c *cobra.Command, o *render.Options) {
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
 	c.Flags().StringVar(&o.Namespace, "namespace", "", "namespace of objects that name none (default: the profile's, else \"default\")")
+	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
+}
+
+// shardFlag reads --shard i/n.
+type shardFlag struct{ s *render.Shard }
+
+func (f shardFlag) String() string { return f.s.String() }
+func (f shardFlag) Type() string   { return "i/n" }
+func (f shardFlag) Set(v string) (err error) {
+	*f.s, err = render.ParseShard(v)
+	return err
 }
 
 func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
