@@ -28,8 +28,10 @@ func (e *Encoder) Encode(o *Object) error {
 		}
 	}
 	e.count++
-	if err := yqlib.PrintYAMLLeadingContent(e.w, o.Leading, true, false); err != nil {
-		return err
+	if o.Leading != "" { // it prints nothing for "", after allocating a reader
+		if err := yqlib.PrintYAMLLeadingContent(e.w, o.Leading, true, false); err != nil {
+			return err
+		}
 	}
 	// yq prints the root's foot comment after the document, as raw content.
 	foot := o.Node.FootComment
