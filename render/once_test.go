@@ -84,8 +84,13 @@ func TestInputsAreParsedOncePerRun(t *testing.T) {
 			t.Errorf("template %s was never read", name)
 		}
 	}
-	if fsys.reads[fleetgen.Profile] != 1 {
-		t.Errorf("profile read %d times", fsys.reads[fleetgen.Profile])
+	for _, name := range []string{fleetgen.Profile, fleetgen.Fragment} {
+		if fsys.reads[name] != 1 {
+			t.Errorf("%s read %d times, want once", name, fsys.reads[name])
+		}
+	}
+	if compiled == 0 {
+		t.Error("the fleet profile's inject expressions were never compiled: the count proves nothing")
 	}
 	after, err := manifest.Marshal(e.Templates)
 	if err != nil {
