@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 
 	"github.com/krender/krender/internal/fleetgen"
@@ -97,6 +98,6 @@ func TestInputsAreParsedOncePerRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(before, after) {
-		t.Fatalf("rendering changed the parsed templates:\n%s", firstDiff(before, after))
+		t.Fatalf("rendering changed the parsed templates:\n%s", udiff.Unified("before", "after", string(before), string(after)))
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	udiff "github.com/aymanbagabas/go-udiff"
+
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/manifest"
 )
@@ -60,13 +62,7 @@ func TestParallelOutputMatchesSerial(t *testing.T) {
 	var wantOrder []string
 	for _, workers := range []int{1, 2, 3, 8, 64} {
 		e.Workers = workers
-		var out bytes.Buffer
-		if _, err := e.WriteStream(&out); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Fatalf("%d workers: stream differs from a serial render:\n%s", workers, firstDiff(want, out.Bytes()))
-		}
+		sameStream(t, e, want)
 		files, order, _, err := e.Files()
 		if err != nil {
 			t.Fatal(err)
@@ -103,13 +99,20 @@ func TestStreamJoinsUnitsLikeOneEncoder(t *testing.T) {
 	want := serialStream(t, e)
 	for _, workers := range []int{1, 3} {
 		e.Workers = workers
-		var out bytes.Buffer
-		if _, err := e.WriteStream(&out); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(out.Bytes(), want) {
-			t.Fatalf("%d workers:\n%s", workers, firstDiff(want, out.Bytes()))
-		}
+		sameStream(t, e, want)
+	}
+}
+
+// sameStream requires the engine's stream, with its current workers, to be want.
+func sameStream(t *testing.T, e *Engine, want []byte) {
+	t.Helper()
+	var out bytes.Buffer
+	if _, err := e.WriteStream(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("%d workers: stream differs from a serial render:\n%s", e.Workers,
+			udiff.Unified("serial", "parallel", string(want), out.String()))
 	}
 }
 
@@ -228,21 +231,4 @@ func TestInOrderStopsAfterEmitError(t *testing.T) {
 	if n := started.Load(); n > 10+4 {
 		t.Fatalf("%d units started after the failure at 10 with a window of 4", n)
 	}
-}
-
-func firstDiff(want, got []byte) string {
-	w, g := strings.Split(string(want), "\n"), strings.Split(string(got), "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d: want %q, got %q", i+1, wl, gl)
-		}
-	}
-	return "same lines"
 }
