@@ -45,5 +45,11 @@ e2e-up: e2e-build
 e2e-down:
 	hack/kube-apiserver.sh down
 
+# Side-by-side timing against the shell pipeline, kubectl kustomize and a
+# parse+emit floor; writes BENCHMARKS.md. Not part of `make test`: it takes minutes.
+bench: tools build
+	$(GO) build -o $(BIN)/krender-bench ./hack/bench
+	$(BIN)/krender-bench -krender ./krender -yq $(BIN)/yq $(BENCH_FLAGS)
+
 clean:
 	rm -f krender

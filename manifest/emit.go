@@ -22,14 +22,16 @@ func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: bufio.NewWriter(w)} }
 
 // Encode writes one object, preceded by `---` unless it is the first.
 func (e *Encoder) Encode(o *Object) error {
-	if e.count > 0 && !strings.HasPrefix(o.Leading, yqDocSeparator) {
-		if _, err := e.w.WriteString("---\n"); err != nil {
+	if e.count > 0 {
+		if _, err := e.w.WriteString(Separator(o)); err != nil {
 			return err
 		}
 	}
 	e.count++
-	if err := yqlib.PrintYAMLLeadingContent(e.w, o.Leading, true, false); err != nil {
-		return err
+	if o.Leading != "" { // it prints nothing for "", after allocating a reader
+		if err := yqlib.PrintYAMLLeadingContent(e.w, o.Leading, true, false); err != nil {
+			return err
+		}
 	}
 	// yq prints the root's foot comment after the document, as raw content.
 	foot := o.Node.FootComment
@@ -56,6 +58,16 @@ func (e *Encoder) Encode(o *Object) error {
 		}
 	}
 	return nil
+}
+
+// Separator is what Encode writes before o when documents precede it: `---`,
+// unless o's leading content opens with its own. Streams encoded in parts
+// (one tenant per goroutine) are joined with it.
+func Separator(o *Object) string {
+	if strings.HasPrefix(o.Leading, yqDocSeparator) {
+		return ""
+	}
+	return "---\n"
 }
 
 // Flush writes out buffered output.

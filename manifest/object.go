@@ -54,15 +54,55 @@ func (o *Object) Adopt(n *yaml.Node, src *Source) {
 }
 
 // Clone deep-copies the object so that each tenant (or split copy) can be
-// changed without touching the others.
+// changed without touching the others. Every tenant clones every template,
+// so the nodes of a copy are allocated together; a tree with aliases takes
+// the slower path that keeps each alias pointing at its copied anchor.
 func (o *Object) Clone() *Object {
 	c := *o
-	var remap func(*yaml.Node) *yaml.Node
-	seen := map[*yaml.Node]*yaml.Node{}
 	c.origin = nil
 	if len(o.origin) > 0 {
 		c.origin = make(map[*yaml.Node]*Source, len(o.origin))
 	}
+	nodes, edges, aliases := 0, 0, false
+	Walk(o.Node, func(n *yaml.Node) {
+		nodes++
+		edges += len(n.Content)
+		aliases = aliases || n.Alias != nil
+	})
+	if aliases {
+		c.Node = o.cloneShared(c.origin)
+		return &c
+	}
+	pool := make([]yaml.Node, nodes)
+	kids := make([]*yaml.Node, edges)
+	var dup func(*yaml.Node) *yaml.Node
+	dup = func(n *yaml.Node) *yaml.Node {
+		if n == nil {
+			return nil
+		}
+		m := &pool[0]
+		pool = pool[1:]
+		*m = *n
+		if src, ok := o.origin[n]; ok {
+			c.origin[m] = src
+		}
+		if n.Content != nil {
+			k := len(n.Content)
+			m.Content, kids = kids[:k:k], kids[k:] // capped: an append must not run into a sibling's
+			for i, ch := range n.Content {
+				m.Content[i] = dup(ch)
+			}
+		}
+		return m
+	}
+	c.Node = dup(o.Node)
+	return &c
+}
+
+// cloneShared copies o's tree keeping shared nodes shared, aliases included.
+func (o *Object) cloneShared(origin map[*yaml.Node]*Source) *yaml.Node {
+	seen := map[*yaml.Node]*yaml.Node{}
+	var remap func(*yaml.Node) *yaml.Node
 	remap = func(n *yaml.Node) *yaml.Node {
 		if n == nil {
 			return nil
@@ -73,7 +113,7 @@ func (o *Object) Clone() *Object {
 		m := *n
 		seen[n] = &m
 		if src, ok := o.origin[n]; ok {
-			c.origin[&m] = src
+			origin[&m] = src
 		}
 		m.Alias = remap(n.Alias)
 		if n.Content != nil {
@@ -84,8 +124,7 @@ func (o *Object) Clone() *Object {
 		}
 		return &m
 	}
-	c.Node = remap(o.Node)
-	return &c
+	return remap(o.Node)
 }
 
 // Walk visits n and every node below it, keys included, depth first.

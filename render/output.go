@@ -17,57 +17,111 @@ import (
 // deduplicated across tenants.
 type Result struct {
 	Notes []filepos.Note
+	seen  map[string]bool
 }
 
-func (r *Result) add(s *manifest.Set) {
-	seen := map[string]bool{}
-	for _, n := range r.Notes {
-		seen[n.String()] = true
+func (r *Result) add(notes []filepos.Note) {
+	if r.seen == nil {
+		r.seen = map[string]bool{}
 	}
-	for _, n := range s.Notes {
-		if !seen[n.String()] {
-			seen[n.String()] = true
+	for _, n := range notes {
+		if k := n.String(); !r.seen[k] {
+			r.seen[k] = true
 			r.Notes = append(r.Notes, n)
 		}
 	}
 }
 
-// Each renders every unit in order and hands each set to f.
+// renderAt renders unit i, naming the tenant in its errors.
+func (e *Engine) renderAt(i int) (*manifest.Set, error) {
+	u := e.Units[i]
+	s, err := e.Render(u)
+	if err != nil {
+		return nil, inTenant(err, u.Tenant)
+	}
+	return s, nil
+}
+
+// each renders the units in parallel, turns each set into a T on the same
+// goroutine (so that encoding is parallel too), and hands those to emit in
+// unit order. Output therefore does not depend on the number of workers.
+func each[T any](e *Engine, res *Result, conv func(*manifest.Set) (T, error), emit func(T) error) error {
+	type unit struct {
+		notes []filepos.Note
+		v     T
+	}
+	return inOrder(len(e.Units), e.workers(), e.window(),
+		func(i int) (unit, error) {
+			s, err := e.renderAt(i)
+			if err != nil {
+				return unit{}, err
+			}
+			v, err := conv(s)
+			return unit{s.Notes, v}, err
+		},
+		func(_ int, u unit) error {
+			res.add(u.notes)
+			return emit(u.v)
+		})
+}
+
+// Each renders every unit and hands each set to f, in unit order and on the
+// calling goroutine; the units themselves render in parallel.
 func (e *Engine) Each(f func(*manifest.Set) error) (*Result, error) {
 	res := &Result{}
-	for _, u := range e.Units {
-		s, err := e.Render(u)
-		if err != nil {
-			return nil, inTenant(err, u.Tenant)
-		}
-		res.add(s)
-		if err := f(s); err != nil {
-			return nil, err
-		}
+	err := each(e, res, func(s *manifest.Set) (*manifest.Set, error) { return s, nil }, f)
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
+}
+
+// encoded is one unit's part of the output stream.
+type encoded struct {
+	sep  string // what goes before it when other documents precede it
+	body []byte
+}
+
+func encodeSet(s *manifest.Set) (encoded, error) {
+	if len(s.Objects) == 0 {
+		return encoded{}, nil
+	}
+	var b bytes.Buffer
+	enc := manifest.NewEncoder(&b)
+	for _, o := range s.Objects {
+		if err := enc.Encode(o); err != nil {
+			return encoded{}, err
+		}
+	}
+	if err := enc.Flush(); err != nil {
+		return encoded{}, err
+	}
+	return encoded{manifest.Separator(s.Objects[0]), b.Bytes()}, nil
 }
 
 // WriteStream renders everything as one multi-document stream. Output is held
 // back (in memory, spilling to a temporary file when large) until the whole
 // render has succeeded, so a failure never leaves half a stream in a pipe
-// to kubectl.
+// to kubectl. Only a few units are in memory as objects at any time.
 func (e *Engine) WriteStream(w io.Writer) (*Result, error) {
 	sp := &spool{}
 	defer sp.Close()
-	enc := manifest.NewEncoder(sp)
-	res, err := e.Each(func(s *manifest.Set) error {
-		for _, o := range s.Objects {
-			if err := enc.Encode(o); err != nil {
+	res := &Result{}
+	started := false
+	err := each(e, res, encodeSet, func(u encoded) error {
+		if len(u.body) == 0 {
+			return nil
+		}
+		if started {
+			if _, err := io.WriteString(sp, u.sep); err != nil {
 				return err
 			}
 		}
-		return nil
+		started = true
+		_, err := sp.Write(u.body)
+		return err
 	})
 	if err != nil {
-		return nil, err
-	}
-	if err := enc.Flush(); err != nil {
 		return nil, err
 	}
 	return res, sp.CopyTo(w)
@@ -97,26 +151,57 @@ func sanitize(s string) string {
 	return s
 }
 
+// objectFile is one object of -o DIR output.
+type objectFile struct {
+	name      string
+	kind, obj string
+	pos       filepos.Pos
+	text      []byte
+}
+
+func marshalFiles(s *manifest.Set) ([]objectFile, error) {
+	out := make([]objectFile, 0, len(s.Objects))
+	for _, o := range s.Objects {
+		b, err := manifest.Marshal([]*manifest.Object{o})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, objectFile{ObjectFile(s.Tenant, o), o.Kind(), o.Name(), o.Pos(o.Node), b})
+	}
+	return out, nil
+}
+
+// eachFile renders one file per object and hands them to f in output order,
+// rejecting two objects that would land in the same file.
+func (e *Engine) eachFile(f func(name string, text []byte) error) (*Result, error) {
+	from := map[string]filepos.Pos{}
+	res := &Result{}
+	err := each(e, res, marshalFiles, func(files []objectFile) error {
+		for _, o := range files {
+			if prev, dup := from[o.name]; dup {
+				return filepos.Errorf(o.pos, "%s %q is rendered twice into %s (first from %s); names must be unique per tenant",
+					o.kind, o.obj, o.name, prev)
+			}
+			from[o.name] = o.pos
+			if err := f(o.name, o.text); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
 // Files renders everything as one file per object, keyed by relative path.
 func (e *Engine) Files() (map[string][]byte, []string, *Result, error) {
 	files := map[string][]byte{}
 	var order []string
-	from := map[string]filepos.Pos{}
-	res, err := e.Each(func(s *manifest.Set) error {
-		for _, o := range s.Objects {
-			name := ObjectFile(s.Tenant, o)
-			if prev, dup := from[name]; dup {
-				return filepos.Errorf(o.Pos(o.Node), "%s %q is rendered twice into %s (first from %s); names must be unique per tenant",
-					o.Kind(), o.Name(), name, prev)
-			}
-			from[name] = o.Pos(o.Node)
-			b, err := manifest.Marshal([]*manifest.Object{o})
-			if err != nil {
-				return err
-			}
-			files[name] = b
-			order = append(order, name)
-		}
+	res, err := e.eachFile(func(name string, text []byte) error {
+		files[name] = text
+		order = append(order, name)
 		return nil
 	})
 	return files, order, res, err
@@ -124,16 +209,43 @@ func (e *Engine) Files() (map[string][]byte, []string, *Result, error) {
 
 // WriteDir writes one file per object under dir, atomically: into a
 // temporary sibling directory that replaces dir only when all succeeded.
+// Files go to disk as units finish, so memory does not grow with the fleet.
 func (e *Engine) WriteDir(dir string) (*Result, error) {
-	files, order, res, err := e.Files()
+	var res *Result
+	err := replaceDirWith(dir, func(tmp string) error {
+		var err error
+		res, err = e.eachFile(func(name string, text []byte) error { return writeFile(tmp, name, text) })
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return res, ReplaceDir(dir, files, order)
+	return res, nil
 }
 
 // ReplaceDir makes dir hold exactly files, swapping it in with renames.
 func ReplaceDir(dir string, files map[string][]byte, order []string) error {
+	return replaceDirWith(dir, func(tmp string) error {
+		for _, name := range order {
+			if err := writeFile(tmp, name, files[name]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func writeFile(root, name string, text []byte) error {
+	p := filepath.Join(root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, text, 0o644)
+}
+
+// replaceDirWith has fill write into a temporary sibling of dir, then swaps
+// it in with renames; dir is untouched when fill fails.
+func replaceDirWith(dir string, fill func(tmp string) error) error {
 	dir = filepath.Clean(dir)
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -144,14 +256,8 @@ func ReplaceDir(dir string, files map[string][]byte, order []string) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	for _, name := range order {
-		p := filepath.Join(tmp, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return err
-		}
+	if err := fill(tmp); err != nil {
+		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err

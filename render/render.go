@@ -15,6 +15,12 @@ import (
 
 // Stage is one step after substitution. Stages change the set in place and
 // report problems in template coordinates.
+//
+// A stage is built once per run and then applied to many tenants at once:
+// Apply runs concurrently on different Sets, so it must not change the
+// stage's own state (compiled expressions, parsed fragments, tables) nor
+// anything the Set shares with the parsed templates; it may only change the
+// Set and objects it owns. Copy a shared node (a fragment) before adopting it.
 type Stage interface {
 	Apply(s *manifest.Set) error
 }
@@ -26,6 +32,7 @@ type Options struct {
 	Set       []string // NAME=VALUE overrides, highest precedence
 	Namespace string   // default namespace; overrides the profile's
 	Paths     []string // templates: files or directories
+	Shard     Shard    // render only this slice of the tenants
 }
 
 // Engine holds everything parsed once per run.
@@ -37,6 +44,7 @@ type Engine struct {
 	// AllowUnresolved keeps going past undefined variables, leaving them in
 	// Set.Refs for a checker to report as findings.
 	AllowUnresolved bool
+	Workers         int // units rendered at once; 0: GOMAXPROCS
 	namespace       string
 }
 
@@ -66,6 +74,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	units = opts.Shard.Of(units)
 	var fragments []string
 	for _, in := range p.Inject {
 		fragments = append(fragments, in.FragmentPath)

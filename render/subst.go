@@ -62,11 +62,11 @@ func Substitute(o *manifest.Object, vars Vars) []Occurrence {
 func setScalar(n *yaml.Node, v string, whole, key bool) {
 	n.Value = v
 	if whole && !key && n.Style == 0 {
-		n.Tag = manifest.PlainTag(v)
+		n.Tag = plainTag.get(v)
 		return
 	}
 	n.Tag = "!!str"
-	if n.Style == 0 && !readAsString(v) {
+	if n.Style == 0 && !plainString.get(v) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -24,7 +25,22 @@ const (
 )
 
 func main() {
+	tuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, render.OSFS{}))
+}
+
+// tuneGC trades memory for CPU time. A render lasts seconds and the YAML
+// encoder allocates tens of kilobytes per object that die at once, so
+// collecting at five times the live heap instead of twice saves about a
+// quarter of the CPU; the soft limit keeps a large fleet's memory bounded.
+// GOGC and GOMEMLIMIT, when set, are the user's to choose.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(128 << 20)
+	}
 }
 
 // errFindings makes a command exit 1 without printing anything more.
@@ -62,6 +78,17 @@ func renderFlags(c *cobra.Command, o *render.Options) {
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
 	c.Flags().StringVar(&o.Namespace, "namespace", "", "namespace of objects that name none (default: the profile's, else \"default\")")
+	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
+}
+
+// shardFlag reads --shard i/n.
+type shardFlag struct{ s *render.Shard }
+
+func (f shardFlag) String() string { return f.s.String() }
+func (f shardFlag) Type() string   { return "i/n" }
+func (f shardFlag) Set(v string) (err error) {
+	*f.s, err = render.ParseShard(v)
+	return err
 }
 
 func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {

@@ -1,0 +1,83 @@
+package manifest
+
+import (
+	"io"
+	"sort"
+	"testing"
+
+	"github.com/krender/krender/internal/fleetgen"
+)
+
+// fleetTemplates are the generated fleet's templates, one per object.
+func fleetTemplates(b *testing.B) []*Source {
+	files := fleetgen.Fleet{Apps: 20}.Files()
+	var names []string
+	for n := range files {
+		if len(n) > len(fleetgen.AppsDir) && n[:len(fleetgen.AppsDir)] == fleetgen.AppsDir {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var srcs []*Source
+	for _, n := range names {
+		srcs = append(srcs, NewSource(n, files[n]))
+	}
+	return srcs
+}
+
+func parseAll(b *testing.B, srcs []*Source) []*Object {
+	var objs []*Object
+	for _, s := range srcs {
+		o, err := Parse(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		objs = append(objs, o...)
+	}
+	return objs
+}
+
+func perObject(b *testing.B, objects int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*objects), "ns/object")
+}
+
+// BenchmarkParse is the per-object cost krender pays once per run (and the
+// floor's cost for every object of a fleet).
+func BenchmarkParse(b *testing.B) {
+	srcs := fleetTemplates(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		parseAll(b, srcs)
+	}
+	perObject(b, len(srcs))
+}
+
+// BenchmarkClone is what each tenant pays per template before substitution.
+func BenchmarkClone(b *testing.B) {
+	objs := parseAll(b, fleetTemplates(b))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, o := range objs {
+			o.Clone()
+		}
+	}
+	perObject(b, len(objs))
+}
+
+// BenchmarkEncode is the output cost per rendered object.
+func BenchmarkEncode(b *testing.B) {
+	objs := parseAll(b, fleetTemplates(b))
+	b.ReportAllocs()
+	for b.Loop() {
+		enc := NewEncoder(io.Discard)
+		for _, o := range objs {
+			if err := enc.Encode(o); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := enc.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perObject(b, len(objs))
+}

@@ -1,0 +1,103 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/manifest"
+)
+
+func perObject(b *testing.B, objects int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*objects), "ns/object")
+}
+
+// BenchmarkSubstitute is substitution alone, per object of one tenant.
+func BenchmarkSubstitute(b *testing.B) {
+	e := fleetEngine(b, fleetgen.Fleet{Apps: 20, Tenants: 1}, Options{})
+	vars := Vars(e.Units[0].Vars.Map())
+	clones := make([]*manifest.Object, len(e.Templates))
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		for i, t := range e.Templates {
+			clones[i] = t.Clone()
+		}
+		b.StartTimer()
+		for _, o := range clones {
+			Substitute(o, vars)
+		}
+	}
+	perObject(b, len(clones))
+}
+
+// BenchmarkRenderUnit is one tenant through the whole pipeline but output:
+// clone, substitute, checks, every stage, directives stripped.
+func BenchmarkRenderUnit(b *testing.B) {
+	e := fleetEngine(b, fleetgen.Fleet{Apps: 20, Tenants: 1}, Options{})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Render(e.Units[0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	perObject(b, len(e.Templates))
+}
+
+// BenchmarkStages times each stage the fleet's profile turns on (injection,
+// zones, hashing, as they are built in buildStages), per object, on sets that
+// have been through substitution and the stages before it.
+func BenchmarkStages(b *testing.B) {
+	e := fleetEngine(b, fleetgen.Fleet{Apps: 20, Tenants: 1}, Options{})
+	vars := Vars(e.Units[0].Vars.Map())
+	fresh := func(upTo int) *manifest.Set {
+		s := &manifest.Set{Tenant: e.Units[0].Tenant, Namespace: e.namespace}
+		for _, t := range e.Templates {
+			o := t.Clone()
+			Substitute(o, vars)
+			s.Objects = append(s.Objects, o)
+		}
+		for _, st := range e.Stages[:upTo] {
+			if err := st.Apply(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return s
+	}
+	if len(e.Stages) == 0 {
+		b.Skip("the fleet profile turns on no stage yet")
+	}
+	for k, st := range e.Stages {
+		b.Run(fmt.Sprintf("%d-%T", k, st), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				s := fresh(k)
+				b.StartTimer()
+				if err := st.Apply(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perObject(b, len(e.Templates))
+		})
+	}
+}
+
+// BenchmarkWriteStream is a whole fleet to one stream on every core: the
+// per-object cost should not grow with the number of tenants.
+func BenchmarkWriteStream(b *testing.B) {
+	for _, tenants := range []int{10, 100} {
+		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
+		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
+			e := fleetEngine(b, f, Options{})
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := e.WriteStream(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perObject(b, f.Objects())
+		})
+	}
+}

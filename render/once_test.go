@@ -1,0 +1,103 @@
+package render
+
+import (
+	"bytes"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+
+	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/manifest"
+)
+
+// countingFS counts the reads of every file.
+type countingFS struct {
+	MapFS
+	mu    sync.Mutex
+	reads map[string]int
+}
+
+func (c *countingFS) ReadFile(name string) ([]byte, error) {
+	c.mu.Lock()
+	c.reads[filepath.ToSlash(filepath.Clean(name))]++
+	c.mu.Unlock()
+	return c.MapFS.ReadFile(name)
+}
+
+// countingParser counts yq expression compilations.
+type countingParser struct {
+	yqlib.ExpressionParserInterface
+	n atomic.Int64
+}
+
+func (c *countingParser) ParseExpression(expr string) (*yqlib.ExpressionNode, error) {
+	c.n.Add(1)
+	return c.ExpressionParserInterface.ParseExpression(expr)
+}
+
+// Templates, profiles and fragments are read (and so parsed) once per run,
+// and yq expressions compiled while the engine is built, however many
+// tenants render; rendering never changes the parsed templates, which every
+// worker shares.
+func TestInputsAreParsedOncePerRun(t *testing.T) {
+	yqlib.InitExpressionParser()
+	parser := &countingParser{ExpressionParserInterface: yqlib.ExpressionParser}
+	yqlib.ExpressionParser = parser
+	defer func() { yqlib.ExpressionParser = parser.ExpressionParserInterface }()
+
+	f := fleetgen.Fleet{Apps: 3, Tenants: 25}
+	fsys := &countingFS{MapFS: MapFS{}, reads: map[string]int{}}
+	for name, text := range f.Files() {
+		fsys.MapFS[name] = &fstest.MapFile{Data: text}
+	}
+	e, err := New(fsys, Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := manifest.Marshal(e.Templates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled := parser.n.Load()
+	e.Workers = 4
+	var out bytes.Buffer
+	if _, err := e.WriteStream(&out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.WriteStream(&out); err != nil {
+		t.Fatal(err)
+	}
+	if n := parser.n.Load() - compiled; n > 0 {
+		t.Errorf("%d yq expressions compiled while rendering %d tenants (%d when the engine was built)", n, f.Tenants, compiled)
+	}
+	for name, n := range fsys.reads {
+		if n != 1 {
+			t.Errorf("%s read %d times for one run of %d tenants", name, n, f.Tenants)
+		}
+	}
+	for name := range f.Files() {
+		if filepath.Dir(filepath.Dir(name)) == fleetgen.AppsDir && fsys.reads[name] == 0 {
+			t.Errorf("template %s was never read", name)
+		}
+	}
+	for _, name := range []string{fleetgen.Profile, fleetgen.Fragment} {
+		if fsys.reads[name] != 1 {
+			t.Errorf("%s read %d times, want once", name, fsys.reads[name])
+		}
+	}
+	if compiled == 0 {
+		t.Error("the fleet profile's inject expressions were never compiled: the count proves nothing")
+	}
+	after, err := manifest.Marshal(e.Templates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatalf("rendering changed the parsed templates:\n%s", udiff.Unified("before", "after", string(before), string(after)))
+	}
+}

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"runtime"
+	"sync"
+)
+
+// inOrder computes work(i) for i in [0, n) on several goroutines and hands
+// each result to emit on the calling goroutine, strictly in index order. At
+// most window results are held (computing or waiting for emit) at any time,
+// so memory does not grow with n. The first error in index order wins, even
+// when a later index failed first in time, so a run's error is the same on
+// every machine; after it nothing more is emitted or started.
+func inOrder[T any](n, workers, window int, work func(i int) (T, error), emit func(i int, v T) error) error {
+	if n == 0 {
+		return nil
+	}
+	workers = max(1, min(workers, n))
+	window = max(window, workers)
+	type outcome struct {
+		v   T
+		err error
+	}
+	// Index i is in flight only while i-window < next to emit, so one slot
+	// per position modulo window is enough.
+	slots := make([]chan outcome, window)
+	for k := range slots {
+		slots[k] = make(chan outcome, 1)
+	}
+	credit := make(chan struct{}, window)
+	stop := make(chan struct{})
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(stop)
+
+	wg.Add(1)
+	go func() { // hands out indexes in order, as the window allows
+		defer wg.Done()
+		defer close(jobs)
+		for i := range n {
+			select {
+			case credit <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				v, err := work(i)
+				slots[i%window] <- outcome{v, err} // never blocks: the slot was emptied before i got credit
+			}
+		}()
+	}
+	for i := range n {
+		r := <-slots[i%window]
+		if r.err != nil {
+			return r.err
+		}
+		if err := emit(i, r.v); err != nil {
+			return err
+		}
+		<-credit
+	}
+	return nil
+}
+
+// workers is how many units render at once: the engine's setting, else one
+// per usable CPU (GOMAXPROCS, which honours container CPU limits).
+func (e *Engine) workers() int {
+	if e.Workers > 0 {
+		return e.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// window bounds the units held in memory: enough for every worker to have
+// the next unit ready while the consumer writes the current one.
+func (e *Engine) window() int { return 2 * e.workers() }
