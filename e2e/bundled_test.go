@@ -65,7 +65,7 @@ type podSpec struct {
 		} `json:"envFrom"`
 	} `json:"containers"`
 	Volumes []struct {
-		ConfigMap *struct{ Name string } `json:"configMap"`
+		ConfigMap *struct{ Name string }       `json:"configMap"`
 		Secret    *struct{ SecretName string } `json:"secret"`
 	} `json:"volumes"`
 }
