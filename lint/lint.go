@@ -155,8 +155,17 @@ type ctx struct {
 	found   []*Finding
 }
 
-// report records a finding on o at node n unless o opts out of the rule.
+// report records a finding on o at node n (the object itself when n has no
+// position) unless o opts out of the rule.
 func (c *ctx) report(o *manifest.Object, n *yaml.Node, sev filepos.Severity, msg, fix string) {
+	if n == nil || n.Line == 0 {
+		n = o.Node
+	}
+	c.reportAt(o, o.Pos(n), sev, msg, fix)
+}
+
+// reportAt records a finding on o at pos, such as a reference inside a scalar.
+func (c *ctx) reportAt(o *manifest.Object, pos filepos.Pos, sev filepos.Severity, msg, fix string) {
 	if v, _, ok := o.Directive(IgnoreDirective); ok {
 		for _, id := range strings.Split(v, ",") {
 			if strings.TrimSpace(id) == c.rule.ID {
@@ -164,14 +173,11 @@ func (c *ctx) report(o *manifest.Object, n *yaml.Node, sev filepos.Severity, msg
 			}
 		}
 	}
-	if n == nil || n.Line == 0 {
-		n = o.Node
-	}
 	var tenants []string
 	if c.set.Tenant != "" {
 		tenants = []string{c.set.Tenant}
 	}
-	c.found = append(c.found, &Finding{Rule: c.rule.ID, Severity: sev, Pos: o.Pos(n),
+	c.found = append(c.found, &Finding{Rule: c.rule.ID, Severity: sev, Pos: pos,
 		Object: o.Kind() + "/" + o.Name(), Tenants: tenants, Msg: msg, Fix: fix})
 }
 

@@ -41,10 +41,8 @@ func unresolvedVar(c *ctx) {
 		if o == nil {
 			continue // replaced by a later stage: it never reaches the output
 		}
-		c.report(o, nil, filepos.Err, render.UndefinedMessage(r, c.set.VarNames),
+		c.reportAt(o, r.Pos, filepos.Err, render.UndefinedMessage(r, c.set.VarNames),
 			fmt.Sprintf("add %s to the profile's vars (or --set %s=...), or fix the spelling", r.Name, r.Name))
-		// The finding's position is the reference itself, not the object.
-		c.found[len(c.found)-1].Pos = r.Pos
 	}
 }
 
@@ -77,8 +75,7 @@ func runtimeVarShadowed(c *ctx) {
 			msg = fmt.Sprintf("%s is substituted at render time, but container %q also sets env %s: the script probably means the container's value",
 				r.Text, manifest.ScalarAt(ctr, "name"), r.Name)
 		}
-		c.report(o, nil, sev, msg, fmt.Sprintf("to read the container's variable at run time, rename it or write $(printenv %s)", r.Name))
-		c.found[len(c.found)-1].Pos = r.Pos
+		c.reportAt(o, r.Pos, sev, msg, fmt.Sprintf("to read the container's variable at run time, rename it or write $(printenv %s)", r.Name))
 	}
 }
 
