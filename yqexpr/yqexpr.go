@@ -36,6 +36,7 @@ type Expr struct {
 	Text string
 	Pos  filepos.Pos // where the profile wrote it
 	node *yqlib.ExpressionNode
+	plan *plan // what it reads, when that is known; nil: anything
 }
 
 // Compile parses text, which the user wrote at pos.
@@ -45,7 +46,7 @@ func Compile(text string, pos filepos.Pos) (*Expr, error) {
 	if err != nil {
 		return nil, filepos.Errorf(pos, "invalid yq expression %q: %v", text, err)
 	}
-	return &Expr{Text: text, Pos: pos, node: n}, nil
+	return &Expr{Text: text, Pos: pos, node: n, plan: newPlan(n)}, nil
 }
 
 // Selector compiles a condition so that Match means exactly what yq's
@@ -95,12 +96,23 @@ func (e *Expr) Nodes(root *yaml.Node) ([]*yaml.Node, error) {
 // copy to the node it was made from; yqlib creates new nodes for missing
 // paths even when reading, and those have no entry.
 func (e *Expr) eval(root *yaml.Node, vars map[string]*yaml.Node) (*list.List, map[*yqlib.CandidateNode]*yaml.Node, error) {
-	cn, err := toCandidate(root)
+	doc, copies := root, map[*yaml.Node]*yaml.Node(nil)
+	if e.plan != nil && len(vars) == 0 {
+		if v, c := e.plan.view(root); v != nil {
+			doc, copies = v, c
+		}
+	}
+	cn, err := toCandidate(doc)
 	if err != nil {
 		return nil, nil, err
 	}
 	back := map[*yqlib.CandidateNode]*yaml.Node{}
-	pair(cn, root, back)
+	pair(cn, doc, back)
+	for c, n := range back {
+		if orig, ok := copies[n]; ok {
+			back[c] = orig
+		}
+	}
 	ctx := yqlib.Context{MatchingNodes: single(cn), DontAutoCreate: true}
 	for name, v := range vars {
 		vc, err := toCandidate(v)
