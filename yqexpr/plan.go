@@ -239,26 +239,19 @@ func original(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
 // fingerprint is the content of a tree, everything but positions,
 // unambiguously.
 func fingerprint(n *yaml.Node) string {
-	var b []byte
-	var walk func(n *yaml.Node)
-	str := func(s string) {
+	return string(appendContent(make([]byte, 0, 512), n))
+}
+
+func appendContent(b []byte, n *yaml.Node) []byte {
+	b = binary.AppendUvarint(b, uint64(n.Kind))
+	b = binary.AppendUvarint(b, uint64(n.Style))
+	for _, s := range [...]string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	walk = func(n *yaml.Node) {
-		b = binary.AppendUvarint(b, uint64(n.Kind))
-		b = binary.AppendUvarint(b, uint64(n.Style))
-		str(n.Tag)
-		str(n.Value)
-		str(n.Anchor)
-		str(n.HeadComment)
-		str(n.LineComment)
-		str(n.FootComment)
-		b = binary.AppendUvarint(b, uint64(len(n.Content)))
-		for _, c := range n.Content {
-			walk(c)
-		}
+	b = binary.AppendUvarint(b, uint64(len(n.Content)))
+	for _, c := range n.Content {
+		b = appendContent(b, c)
 	}
-	walk(n)
-	return string(b)
+	return b
 }
