@@ -37,12 +37,8 @@ func (e *Encoder) Encode(o *Object) error {
 	foot := o.Node.FootComment
 	o.Node.FootComment = ""
 	defer func() { o.Node.FootComment = foot }()
-	d, err := yaml.NewDumper(e.w,
-		yaml.WithV3Defaults(),
-		yaml.WithIndent(2),
-		yaml.WithCompactSeqIndent(false),
-		yaml.WithLineWidth(-1),
-	)
+	opts := [...]yaml.Option{v3Defaults, indent2, seqIndented, yaml.WithLineWidth(-1)}
+	d, err := yaml.NewDumper(e.w, opts[:]...)
 	if err != nil {
 		return err
 	}
@@ -59,6 +55,18 @@ func (e *Encoder) Encode(o *Object) error {
 	}
 	return nil
 }
+
+// yq's layout is WithV3Defaults with indent 2, sequences indented under
+// their key and no line wrapping. The options that can be are built once:
+// WithV3Defaults makes new plugin values on every call, a few percent of
+// encoding a small object. WithLineWidth(-1) cannot be shared between
+// goroutines (applying it writes to the value it captured), so each
+// dumper gets its own.
+var (
+	v3Defaults  = yaml.WithV3Defaults()
+	indent2     = yaml.WithIndent(2)
+	seqIndented = yaml.WithCompactSeqIndent(false)
+)
 
 // Separator is what Encode writes before o when documents precede it: `---`,
 // unless o's leading content opens with its own. Streams encoded in parts

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
@@ -82,11 +83,15 @@ type encoded struct {
 	body []byte
 }
 
-func encodeSet(s *manifest.Set) (encoded, error) {
+// encodeSet encodes one unit's objects. size is the last unit's size: units
+// of a fleet are alike, and a buffer of the right size is not grown (and
+// copied) a dozen times.
+func encodeSet(s *manifest.Set, size *atomic.Int64) (encoded, error) {
 	if len(s.Objects) == 0 {
 		return encoded{}, nil
 	}
 	var b bytes.Buffer
+	b.Grow(int(size.Load()) + 4096)
 	enc := manifest.NewEncoder(&b)
 	for _, o := range s.Objects {
 		if err := enc.Encode(o); err != nil {
@@ -96,6 +101,7 @@ func encodeSet(s *manifest.Set) (encoded, error) {
 	if err := enc.Flush(); err != nil {
 		return encoded{}, err
 	}
+	size.Store(int64(b.Len()))
 	return encoded{manifest.Separator(s.Objects[0]), b.Bytes()}, nil
 }
 
@@ -108,9 +114,14 @@ func (e *Engine) WriteStream(w io.Writer) (*Result, error) {
 	defer sp.Close()
 	res := &Result{}
 	started := false
-	err := each(e, res, encodeSet, func(u encoded) error {
+	var size atomic.Int64
+	encode := func(s *manifest.Set) (encoded, error) { return encodeSet(s, &size) }
+	err := each(e, res, encode, func(u encoded) error {
 		if len(u.body) == 0 {
 			return nil
+		}
+		if !started { // room for units like the first, as far as memory is used
+			sp.buf.Grow(min(len(u.body)*len(e.Units), spoolMemory))
 		}
 		if started {
 			if _, err := io.WriteString(sp, u.sep); err != nil {

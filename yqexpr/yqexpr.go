@@ -36,6 +36,8 @@ type Expr struct {
 	Text string
 	Pos  filepos.Pos // where the profile wrote it
 	node *yqlib.ExpressionNode
+	plan *plan // what it reads, when that is known; nil: anything
+	memo *memo // outcomes by the content of what it read
 }
 
 // Compile parses text, which the user wrote at pos.
@@ -45,7 +47,7 @@ func Compile(text string, pos filepos.Pos) (*Expr, error) {
 	if err != nil {
 		return nil, filepos.Errorf(pos, "invalid yq expression %q: %v", text, err)
 	}
-	return &Expr{Text: text, Pos: pos, node: n}, nil
+	return &Expr{Text: text, Pos: pos, node: n, plan: newPlan(n), memo: &memo{}}, nil
 }
 
 // Selector compiles a condition so that Match means exactly what yq's
@@ -64,11 +66,8 @@ func Selector(cond string, pos filepos.Pos) (*Expr, error) {
 
 // Match reports whether the selector e keeps root.
 func (e *Expr) Match(root *yaml.Node) (bool, error) {
-	res, _, err := e.eval(root, nil)
-	if err != nil {
-		return false, err
-	}
-	return res.Len() > 0, nil
+	out, err := e.run(root)
+	return out.any, err
 }
 
 // Nodes evaluates e against root without changing it and returns the
@@ -76,44 +75,49 @@ func (e *Expr) Match(root *yaml.Node) (bool, error) {
 // the expression computes are left out, so callers only ever act on what
 // the document already has.
 func (e *Expr) Nodes(root *yaml.Node) ([]*yaml.Node, error) {
-	res, back, err := e.eval(root, nil)
-	if err != nil {
-		return nil, err
+	out, err := e.run(root)
+	return out.nodes, err
+}
+
+// outcome is what an evaluation gave: whether it had any result at all, and
+// its results that are nodes of the document, in order, each once.
+type outcome struct {
+	any   bool
+	nodes []*yaml.Node
+}
+
+func (e *Expr) run(root *yaml.Node) (outcome, error) {
+	if e.plan != nil {
+		if view, copies := e.plan.view(root); view != nil {
+			return e.runView(view, copies)
+		}
 	}
-	var out []*yaml.Node
+	return evaluate(e.node, root)
+}
+
+// evaluate runs x on a candidate copy of doc. yqlib creates new nodes for
+// missing paths even when reading; those are not doc's and are left out.
+func evaluate(x *yqlib.ExpressionNode, doc *yaml.Node) (outcome, error) {
+	cn, err := toCandidate(doc)
+	if err != nil {
+		return outcome{}, err
+	}
+	back := map[*yqlib.CandidateNode]*yaml.Node{}
+	pair(cn, doc, back)
+	ctx := yqlib.Context{MatchingNodes: single(cn), DontAutoCreate: true}
+	res, err := yqlib.NewDataTreeNavigator().GetMatchingNodes(ctx, x)
+	if err != nil {
+		return outcome{}, err
+	}
+	out := outcome{any: res.MatchingNodes.Len() > 0}
 	seen := map[*yaml.Node]bool{}
-	for el := res.Front(); el != nil; el = el.Next() {
+	for el := res.MatchingNodes.Front(); el != nil; el = el.Next() {
 		if n, ok := back[el.Value.(*yqlib.CandidateNode)]; ok && !seen[n] {
 			seen[n] = true
-			out = append(out, n)
+			out.nodes = append(out.nodes, n)
 		}
 	}
 	return out, nil
-}
-
-// eval runs e on a candidate copy of root. back maps every candidate of the
-// copy to the node it was made from; yqlib creates new nodes for missing
-// paths even when reading, and those have no entry.
-func (e *Expr) eval(root *yaml.Node, vars map[string]*yaml.Node) (*list.List, map[*yqlib.CandidateNode]*yaml.Node, error) {
-	cn, err := toCandidate(root)
-	if err != nil {
-		return nil, nil, err
-	}
-	back := map[*yqlib.CandidateNode]*yaml.Node{}
-	pair(cn, root, back)
-	ctx := yqlib.Context{MatchingNodes: single(cn), DontAutoCreate: true}
-	for name, v := range vars {
-		vc, err := toCandidate(v)
-		if err != nil {
-			return nil, nil, err
-		}
-		ctx.SetVariable(name, single(vc))
-	}
-	out, err := yqlib.NewDataTreeNavigator().GetMatchingNodes(ctx, e.node)
-	if err != nil {
-		return nil, nil, err
-	}
-	return out.MatchingNodes, back, nil
 }
 
 // Update evaluates an assignment such as `. += $frag` with target as the

@@ -481,7 +481,7 @@ func sameFile(a, b string) (bool, error) {
 
 // krenderGC is what krender sets for itself (cmd/krender tuneGC), given to
 // the floor and the profiled render so that they compare work, not GC tuning.
-var krenderGC = []string{"GOGC=400", "GOMEMLIMIT=128MiB"}
+var krenderGC = []string{"GOGC=1000", "GOMEMLIMIT=150MiB"}
 
 // floor parses the stream in and writes it out again with the same yqlib
 // decoder and yaml encoder krender uses, on every core: the least any tool

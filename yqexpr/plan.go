@@ -1,0 +1,257 @@
+package yqexpr
+
+import (
+	"encoding/binary"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	"go.yaml.in/yaml/v4"
+)
+
+// A plan is the part of a document an expression can read, known when the
+// expression uses only key paths, select, pipes, comparisons and literals:
+// then evaluating it on a copy of the document that keeps just those paths
+// gives the same results as on the whole document, and converting that copy
+// to yqlib's nodes costs a few nodes instead of the whole object. Selectors
+// such as `.kind == "Deployment"` and deletions of a path are of that kind.
+// Any other operator may look anywhere (`..`, keys, length, parent), and the
+// expression is then evaluated on the whole document.
+type plan struct {
+	keys  map[string]*plan // the keys read under this path; none: kept whole
+	whole bool             // read as a value: kept with everything under it
+}
+
+// newPlan returns nil when the expression may read beyond its key paths.
+func newPlan(n *yqlib.ExpressionNode) *plan {
+	root := &plan{}
+	// The results themselves need not be whole: callers map them back to
+	// the document's own nodes and act on those.
+	if _, ok := reads(n, []*plan{root}); !ok || root.whole || len(root.keys) == 0 {
+		return nil
+	}
+	return root
+}
+
+// reads walks n evaluated in the contexts ctx (nodes at the paths of ctx)
+// and returns the paths of its results; computed values (comparisons,
+// literals) have none, and yq reads nothing of the document through them.
+func reads(n *yqlib.ExpressionNode, ctx []*plan) ([]*plan, bool) {
+	if n == nil || n.Operation == nil || n.Operation.OperationType == nil {
+		return nil, false
+	}
+	switch n.Operation.OperationType.Type {
+	case "SELF":
+		return ctx, n.LHS == nil && n.RHS == nil
+	case "STRING_INT", "VALUE":
+		if n.LHS != nil || n.RHS != nil {
+			return nil, false
+		}
+		if c := n.Operation.CandidateNode; c != nil && c.Kind != yqlib.ScalarNode {
+			return nil, false
+		}
+		return nil, true
+	case "PIPE", "SHORT_PIPE":
+		l, ok := reads(n.LHS, ctx)
+		if !ok {
+			return nil, false
+		}
+		return reads(n.RHS, l)
+	case "SELECT":
+		if n.LHS != nil {
+			return nil, false
+		}
+		for _, c := range ctx {
+			res, ok := reads(n.RHS, []*plan{c})
+			if !ok {
+				return nil, false
+			}
+			for _, r := range res { // judged for truth as a value
+				r.whole = true
+			}
+		}
+		return ctx, true
+	case "EQUALS", "NOT_EQUALS", "AND", "OR":
+		for _, side := range []*yqlib.ExpressionNode{n.LHS, n.RHS} {
+			res, ok := reads(side, ctx)
+			if !ok {
+				return nil, false
+			}
+			for _, r := range res {
+				r.whole = true
+			}
+		}
+		return nil, true
+	case "TRAVERSE_PATH":
+		key, ok := n.Operation.Value.(string)
+		if !ok || n.LHS != nil || n.RHS != nil || !plainKey(key) || !plainTraverse(n.Operation.Preferences) {
+			return nil, false
+		}
+		out := make([]*plan, 0, len(ctx))
+		for _, c := range ctx {
+			if c.keys == nil {
+				c.keys = map[string]*plan{}
+			}
+			next := c.keys[key]
+			if next == nil {
+				next = &plan{}
+				c.keys[key] = next
+			}
+			out = append(out, next)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// plainKey is a key yq matches by equality: `*` and `?` are glob patterns.
+func plainKey(k string) bool { return !strings.ContainsAny(k, "*?") }
+
+// plainTraverse reports whether a traversal yields values only, as `.key`
+// does; the preferences type is yqlib's own, hence reflection.
+func plainTraverse(prefs any) bool {
+	v := reflect.ValueOf(prefs)
+	if v.Kind() != reflect.Struct {
+		return false
+	}
+	for _, name := range []string{"IncludeMapKeys", "DontIncludeMapValues"} {
+		f := v.FieldByName(name)
+		if !f.IsValid() || f.Kind() != reflect.Bool || f.Bool() {
+			return false
+		}
+	}
+	return true
+}
+
+// view is root cut down to what p reads, and copies maps each mapping it
+// had to copy back to the original. Nodes outside mappings, and mappings
+// with a merge key (whose keys may come from elsewhere), are kept whole.
+// It returns nil when the document has an alias, since the anchor it
+// names might be cut away.
+func (p *plan) view(root *yaml.Node) (*yaml.Node, map[*yaml.Node]*yaml.Node) {
+	if hasAlias(root) {
+		return nil, nil
+	}
+	copies := map[*yaml.Node]*yaml.Node{}
+	return p.cut(root, copies), copies
+}
+
+func (p *plan) cut(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
+	if p.whole || len(p.keys) == 0 || n.Kind != yaml.MappingNode {
+		return n
+	}
+	var kept []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value == "<<" || k.Tag == "!!merge" {
+			return n
+		}
+		if next, ok := p.keys[k.Value]; ok {
+			kept = append(kept, k, next.cut(v, copies))
+		}
+	}
+	c := *n
+	c.Content = kept
+	copies[&c] = n
+	return &c
+}
+
+func hasAlias(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAlias(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// The outcome of an expression with a plan depends on nothing but the
+// content of its view: yqlib's key paths, select, comparisons and literals
+// read kinds, tags, values and structure, never positions or the rest of
+// the document. A fleet evaluates one selector on the same few views (a
+// kind, a pod spec's hostAliases) for every tenant, so outcomes are kept by
+// the view's content, with results as positions in the view, and yqlib runs
+// once per distinct view.
+type memo struct {
+	m    sync.Map // fingerprint -> *remembered
+	size atomic.Int64
+}
+
+// memoMax bounds the views kept per expression: views that differ per
+// tenant are evaluated every time once it is reached.
+const memoMax = 1024
+
+type remembered struct {
+	any   bool
+	paths [][]int // each result's Content indexes from the view's root
+}
+
+func (e *Expr) runView(view *yaml.Node, copies map[*yaml.Node]*yaml.Node) (outcome, error) {
+	key := fingerprint(view)
+	if r, ok := e.memo.m.Load(key); ok {
+		r := r.(*remembered)
+		out := outcome{any: r.any}
+		for _, p := range r.paths {
+			n := view
+			for _, i := range p {
+				n = n.Content[i]
+			}
+			out.nodes = append(out.nodes, original(n, copies))
+		}
+		return out, nil
+	}
+	out, err := evaluate(e.node, view)
+	if err != nil {
+		return outcome{}, err
+	}
+	r := &remembered{any: out.any, paths: make([][]int, len(out.nodes))}
+	where := map[*yaml.Node][]int{}
+	var index func(n *yaml.Node, p []int)
+	index = func(n *yaml.Node, p []int) {
+		where[n] = p
+		for i, c := range n.Content {
+			index(c, append(p[:len(p):len(p)], i))
+		}
+	}
+	index(view, nil)
+	for i, n := range out.nodes {
+		r.paths[i] = where[n]
+		out.nodes[i] = original(n, copies)
+	}
+	if e.memo.size.Add(1) <= memoMax {
+		e.memo.m.Store(key, r)
+	}
+	return out, nil
+}
+
+func original(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
+	if o, ok := copies[n]; ok {
+		return o
+	}
+	return n
+}
+
+// fingerprint is the content of a tree, everything but positions,
+// unambiguously.
+func fingerprint(n *yaml.Node) string {
+	return string(appendContent(make([]byte, 0, 512), n))
+}
+
+func appendContent(b []byte, n *yaml.Node) []byte {
+	b = binary.AppendUvarint(b, uint64(n.Kind))
+	b = binary.AppendUvarint(b, uint64(n.Style))
+	for _, s := range [...]string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(n.Content)))
+	for _, c := range n.Content {
+		b = appendContent(b, c)
+	}
+	return b
+}
