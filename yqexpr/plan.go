@@ -205,7 +205,9 @@ func (e *Expr) runView(view *yaml.Node, copies map[*yaml.Node]*yaml.Node) (outco
 		}
 		return out, nil
 	}
-	out, err := evaluate(e.node, view)
+	t := e.borrow()
+	out, err := evaluate(t, view)
+	e.giveBack(t)
 	if err != nil {
 		return outcome{}, err
 	}

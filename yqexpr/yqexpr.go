@@ -33,11 +33,42 @@ func setup() {
 
 // Expr is a yq expression parsed once per run.
 type Expr struct {
-	Text string
-	Pos  filepos.Pos // where the profile wrote it
-	node *yqlib.ExpressionNode
-	plan *plan // what it reads, when that is known; nil: anything
-	memo *memo // outcomes by the content of what it read
+	Text  string
+	Pos   filepos.Pos // where the profile wrote it
+	node  *yqlib.ExpressionNode
+	plan  *plan     // what it reads, when that is known; nil: anything
+	memo  *memo     // outcomes by the content of what it read
+	trees sync.Pool // copies of node, one per evaluation under way
+}
+
+// borrow returns a copy of the parsed expression for one evaluation. Some
+// yqlib operators write into the tree while they run (sort sets its own RHS),
+// so tenants rendering at once must not share one; copies are kept for reuse
+// rather than parsed again.
+func (e *Expr) borrow() *yqlib.ExpressionNode {
+	if t, ok := e.trees.Get().(*yqlib.ExpressionNode); ok {
+		return t
+	}
+	return cloneTree(e.node, nil)
+}
+
+func (e *Expr) giveBack(t *yqlib.ExpressionNode) { e.trees.Put(t) }
+
+func cloneTree(n, parent *yqlib.ExpressionNode) *yqlib.ExpressionNode {
+	if n == nil {
+		return nil
+	}
+	c := &yqlib.ExpressionNode{Parent: parent}
+	if n.Operation != nil {
+		op := *n.Operation
+		if op.CandidateNode != nil {
+			op.CandidateNode = op.CandidateNode.Copy()
+		}
+		c.Operation = &op
+	}
+	c.LHS = cloneTree(n.LHS, c)
+	c.RHS = cloneTree(n.RHS, c)
+	return c
 }
 
 // Compile parses text, which the user wrote at pos.
@@ -92,7 +123,9 @@ func (e *Expr) run(root *yaml.Node) (outcome, error) {
 			return e.runView(view, copies)
 		}
 	}
-	return evaluate(e.node, root)
+	t := e.borrow()
+	defer e.giveBack(t)
+	return evaluate(t, root)
 }
 
 // evaluate runs x on a candidate copy of doc. yqlib creates new nodes for
@@ -160,7 +193,9 @@ func (e *Expr) Update(target *yaml.Node, vars map[string]*yaml.Node) (from map[*
 	for name, c := range vc {
 		ctx.SetVariable(name, single(c))
 	}
-	if _, err := yqlib.NewDataTreeNavigator().GetMatchingNodes(ctx, e.node); err != nil {
+	t := e.borrow()
+	defer e.giveBack(t)
+	if _, err := yqlib.NewDataTreeNavigator().GetMatchingNodes(ctx, t); err != nil {
 		return nil, err
 	}
 	out, err := cn.MarshalYAML()
