@@ -294,25 +294,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"profile.yaml": "vars: {NS: " + ns + "}\n",
-		"app.yaml": `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: typo
-  namespace: ${NS}
-spec:
-  selector:
-    matchLabels: {app: typo}
-  template:
-    metadata:
-      labels: {app: typo}
-    spec:
-      hostAliases:
-        - ip: 10.0.1.10
-          hostname: [fs.example.com]
-      containers:
-        - name: app
-          image: registry.invalid/typo:1
-`,
+		"app.yaml":     strings.Replace(badDeployment, "namespace: default", "namespace: ${NS}", 1),
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -327,8 +309,8 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(findings) != 1 || findings[0].Rule != "unknown-field" || findings[0].Pos.String() != "app.yaml:15:11" {
-		t.Fatalf("krender check found %+v, want unknown-field at app.yaml:15:11", findings)
+	if len(findings) != 1 || findings[0].Rule != "unknown-field" || findings[0].Pos.String() != "app.yaml:15:9" {
+		t.Fatalf("krender check found %+v, want unknown-field at app.yaml:15:9", findings)
 	}
 	stream := renderTo(t, render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	out, err := kubectl(t, stream, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
