@@ -34,9 +34,6 @@ type Rule struct {
 	check    func(c *ctx)
 }
 
-// Rules lists every rule, in the order findings are explained in docs.
-func Rules() []Rule { return rules }
-
 // Linter is the last pipeline stage of `krender check`: it looks at each
 // set after every other stage and before directives are stripped, so that
 // `krender.io/ignore` annotations can still be read. Safe for concurrent use.
@@ -153,6 +150,7 @@ type ctx struct {
 	profile *profiles.Profile
 	rule    Rule
 	found   []*Finding
+	owner   map[*yaml.Node]*manifest.Object // built on first use by objectOf
 }
 
 // report records a finding on o at node n (the object itself when n has no

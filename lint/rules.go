@@ -37,7 +37,7 @@ func unresolvedVar(c *ctx) {
 		if r.Defined || r.Runtime != "" {
 			continue
 		}
-		o := objectOf(c.set, r.Node)
+		o := c.objectOf(r.Node)
 		if o == nil {
 			continue // replaced by a later stage: it never reaches the output
 		}
@@ -64,7 +64,7 @@ func runtimeVarShadowed(c *ctx) {
 		if !r.Defined || r.Runtime == "" || r.Runtime == string(workload.ConfigData) {
 			continue // config files are not scripts with an environment of their own
 		}
-		o := objectOf(c.set, r.Node)
+		o := c.objectOf(r.Node)
 		if o == nil {
 			continue
 		}
@@ -264,16 +264,16 @@ func find(s *manifest.Set, kind, ns, name string) *manifest.Object {
 	return nil
 }
 
-// objectOf finds the object holding node n.
-func objectOf(s *manifest.Set, n *yaml.Node) *manifest.Object {
-	for _, o := range s.Objects {
-		found := false
-		manifest.Walk(o.Node, func(m *yaml.Node) { found = found || m == n })
-		if found {
-			return o
+// objectOf finds the object holding node n, or nil for a node a later stage
+// replaced. The index of every node is built once per set, not per reference.
+func (c *ctx) objectOf(n *yaml.Node) *manifest.Object {
+	if c.owner == nil {
+		c.owner = map[*yaml.Node]*manifest.Object{}
+		for _, o := range c.set.Objects {
+			manifest.Walk(o.Node, func(m *yaml.Node) { c.owner[m] = o })
 		}
 	}
-	return nil // a node a later stage replaced
+	return c.owner[n]
 }
 
 // containerOf finds the container of o whose subtree holds n.

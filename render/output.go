@@ -234,18 +234,6 @@ func (e *Engine) WriteDir(dir string) (*Result, error) {
 	return res, nil
 }
 
-// ReplaceDir makes dir hold exactly files, swapping it in with renames.
-func ReplaceDir(dir string, files map[string][]byte, order []string) error {
-	return replaceDirWith(dir, func(tmp string) error {
-		for _, name := range order {
-			if err := writeFile(tmp, name, files[name]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 func writeFile(root, name string, text []byte) error {
 	p := filepath.Join(root, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

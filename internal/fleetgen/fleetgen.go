@@ -38,9 +38,6 @@ func (f Fleet) Tenant(k int) string { return fmt.Sprintf("tenant-%04d", k+1) }
 // SubPath reports whether app i mounts its ConfigMap with subPath (the first does).
 func (f Fleet) SubPath(i int) bool { return i == 0 }
 
-// Injected reports whether app i gets the EFS wrapper (all but the last).
-func (f Fleet) Injected(i int) bool { return i != f.Apps-1 }
-
 // Objects is how many objects a full render produces.
 func (f Fleet) Objects() int { return f.Apps * len(Kinds) * max(f.Tenants, 1) }
 
