@@ -4,9 +4,11 @@
 package filepos
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"io/fs"
+	"slices"
 	"strings"
 )
 
@@ -64,30 +66,41 @@ func (l List) Err() error {
 		return nil
 	}
 	sorted := append(List(nil), l...)
-	sort.SliceStable(sorted, func(i, j int) bool { return less(sorted[i].Pos, sorted[j].Pos) })
+	slices.SortStableFunc(sorted, func(a, b *Error) int { return a.Pos.Compare(b.Pos) })
 	return sorted
 }
 
-func less(a, b Pos) bool {
-	if a.File != b.File {
-		return a.File < b.File
-	}
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Col < b.Col
+// Compare orders positions by file name, then numerically by line and
+// column (so line 9 comes before line 10).
+func (p Pos) Compare(q Pos) int {
+	return cmp.Or(strings.Compare(p.File, q.File), cmp.Compare(p.Line, q.Line), cmp.Compare(p.Col, q.Col))
 }
 
 // Append adds err to l: the errors of a List, an *Error, or any other error
-// as a message without position.
+// as a message without position. A nil err adds nothing.
 func Append(l List, err error) List {
 	switch e := err.(type) {
+	case nil:
+		return l
 	case List:
 		return append(l, e...)
 	case *Error:
+		if e == nil {
+			return l
+		}
 		return append(l, e)
 	}
 	return append(l, &Error{Msg: err.Error()})
+}
+
+// FileError is err without the *fs.PathError wrapping that repeats a path
+// the message already names ("cannot read profile a.yaml: no such file").
+func FileError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // IsInput reports whether err is (or wraps) a user-input error, which the CLI
@@ -125,3 +138,8 @@ type Note struct {
 }
 
 func (n Note) String() string { return n.Pos.String() + ": " + n.Severity.String() + ": " + n.Msg }
+
+// SortNotes orders notes by position, keeping the order of notes at one place.
+func SortNotes(notes []Note) {
+	slices.SortStableFunc(notes, func(a, b Note) int { return a.Pos.Compare(b.Pos) })
+}

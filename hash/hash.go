@@ -133,12 +133,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			continue
 		}
 		index[k] = t
-		if t.mode != Off {
-			if s.ContentHashed == nil {
-				s.ContentHashed = map[*manifest.Object]bool{}
-			}
-			s.ContentHashed[o] = true
-		}
+		o.ContentHashed = t.mode != Off
 		nk := key{kind: k.kind, name: k.name}
 		byName[nk] = append(byName[nk], t)
 	}

@@ -3,7 +3,6 @@
 // substitution: fragments never see `$` substitution, their `__NAME__`
 // placeholders take typed values checked to be shell-safe, and selection,
 // target paths and deletions are yq expressions evaluated in-process.
-// The stage also guards istio pods whose containers write /etc/hosts.
 package inject
 
 import (
@@ -25,10 +24,9 @@ const (
 	ModeAppend = "append" // yq's `+=`, exactly
 )
 
-// Stage injects every entry of a profile, in order, then runs the istio guard.
+// Stage injects every entry of a profile, in order.
 type Stage struct {
 	entries []*entry
-	guard   bool
 }
 
 type entry struct {
@@ -47,7 +45,7 @@ var addFragment *yqexpr.Expr
 // New compiles every expression and loads every fragment of p once; read is
 // how the render reads files.
 func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error) {
-	st := &Stage{guard: p.IstioGuard}
+	st := &Stage{}
 	var errs filepos.List
 	for _, in := range p.Inject {
 		e, err := newEntry(read, in)
@@ -121,7 +119,7 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject) (*entry, er
 	return e, nil
 }
 
-// Apply injects into every object of s, then guards istio pods.
+// Apply injects into every object of s.
 func (st *Stage) Apply(s *manifest.Set) error {
 	var errs filepos.List
 	for _, e := range st.entries {
@@ -139,10 +137,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			s.Note(filepos.Info, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
 		}
 	}
-	if err := errs.Err(); err != nil {
-		return err
-	}
-	return st.guardPods(s)
+	return errs.Err()
 }
 
 // apply injects into o if e selects it and o has the target.
@@ -220,22 +215,11 @@ func (e *entry) put(o *manifest.Object, t *yaml.Node) error {
 	if err != nil {
 		return filepos.Errorf(before, "inject %s (%s) cannot add its fragment here: %v", e.in.Name.Value, e.in.Pos, err)
 	}
-	manifest.Walk(t, func(n *yaml.Node) {
-		src := o.Src
-		if orig, ok := from[n]; ok {
-			if fromFrag[orig] {
-				src = e.frag.src
-			} else {
-				src = o.SourceOf(orig)
-			}
+	o.Rebuilt(t, from, func(orig *yaml.Node) *manifest.Source {
+		if fromFrag[orig] {
+			return e.frag.src
 		}
-		if src != o.Src {
-			// Adopt marks a whole subtree; hide the children to mark one node.
-			content := n.Content
-			n.Content = nil
-			o.Adopt(n, src)
-			n.Content = content
-		}
+		return nil
 	})
 	return nil
 }

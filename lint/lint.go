@@ -150,7 +150,7 @@ type ctx struct {
 	profile *profiles.Profile
 	rule    Rule
 	found   []*Finding
-	owner   map[*yaml.Node]*manifest.Object // built on first use by objectOf
+	owner   map[*yaml.Node]*manifest.Object // built on first use by eachRef
 }
 
 // report records a finding on o at node n (the object itself when n has no

@@ -49,11 +49,7 @@ func TestWatchedFile(t *testing.T) {
 
 func findings(t *testing.T, dir string) []Finding {
 	t.Helper()
-	e, err := render.New(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, _, err := Run(e)
+	fs, _, err := Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	if err != nil {
 		t.Fatal(err)
 	}

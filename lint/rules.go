@@ -10,7 +10,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/subst"
 	"github.com/krender/krender/schema"
 	"github.com/krender/krender/workload"
 )
@@ -32,18 +32,19 @@ var rules = []Rule{
 		Summary: "hostAliases krender generated, listed for reviewers"},
 }
 
+// unresolvedVar reports each undefined reference once per object: a
+// workload split by zone reports it in every copy, each copy naming itself,
+// at the one template position. One whose scalar a later stage replaced is
+// reported too, since render refuses it as well.
 func unresolvedVar(c *ctx) {
-	for _, r := range c.set.Refs {
+	names := c.set.VarNames()
+	c.eachRef(func(o *manifest.Object, r manifest.Ref, _ bool) {
 		if r.Defined || r.Runtime != "" {
-			continue
+			return
 		}
-		o := c.objectOf(r.Node)
-		if o == nil {
-			continue // replaced by a later stage: it never reaches the output
-		}
-		c.reportAt(o, r.Pos, filepos.Err, render.UndefinedMessage(r, c.set.VarNames),
+		c.reportAt(o, r.Pos, filepos.Err, subst.UndefinedMessage(r, names),
 			fmt.Sprintf("add %s to the profile's vars (or --set %s=...), or fix the spelling", r.Name, r.Name))
-	}
+	})
 }
 
 func unknownField(c *ctx) {
@@ -60,13 +61,9 @@ func unknownField(c *ctx) {
 }
 
 func runtimeVarShadowed(c *ctx) {
-	for _, r := range c.set.Refs {
-		if !r.Defined || r.Runtime == "" || r.Runtime == string(workload.ConfigData) {
-			continue // config files are not scripts with an environment of their own
-		}
-		o := c.objectOf(r.Node)
-		if o == nil {
-			continue
+	c.eachRef(func(o *manifest.Object, r manifest.Ref, live bool) {
+		if !live || !r.Defined || r.Runtime == "" || r.Runtime == string(workload.ConfigData) {
+			return // gone from the output, or a config file: not a script with an environment of its own
 		}
 		sev := filepos.Info
 		msg := fmt.Sprintf("%s in a %s is a deploy-time variable: krender substitutes it at render time", r.Text, r.Runtime)
@@ -76,7 +73,7 @@ func runtimeVarShadowed(c *ctx) {
 				r.Text, manifest.ScalarAt(ctr, "name"), r.Name)
 		}
 		c.reportAt(o, r.Pos, sev, msg, fmt.Sprintf("to read the container's variable at run time, rename it or write $(printenv %s)", r.Name))
-	}
+	})
 }
 
 // WritesEtcHosts reports whether a script writes /etc/hosts.
@@ -131,7 +128,7 @@ func subPathConfigMap(c *ctx) {
 			case target == nil:
 				c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath but is not part of this render: the mount never sees updates", src.kind, src.name.Value),
 					"render the "+src.kind+" with krender so its name carries a content hash, or mount the volume as a directory")
-			case !c.set.ContentHashed[target]:
+			case !target.ContentHashed:
 				c.report(o, sub, filepos.Err, fmt.Sprintf("%s %q is mounted with subPath and not content-hashed: a subPath bind mount pins the file, so pods keep the old content until re-created", src.kind, target.Name()),
 					"let krender hash it (hash mode suffix or annotation, no krender.io/hash: off), or mount the volume as a directory")
 			}
@@ -264,16 +261,24 @@ func find(s *manifest.Set, kind, ns, name string) *manifest.Object {
 	return nil
 }
 
-// objectOf finds the object holding node n, or nil for a node a later stage
-// replaced. The index of every node is built once per set, not per reference.
-func (c *ctx) objectOf(n *yaml.Node) *manifest.Object {
+// eachRef calls f for every variable reference substitution saw in each
+// object; live says whether its scalar still reaches the output (a later
+// stage may have replaced it). The index of every node is built once per
+// set, not per reference.
+func (c *ctx) eachRef(f func(o *manifest.Object, r manifest.Ref, live bool)) {
 	if c.owner == nil {
 		c.owner = map[*yaml.Node]*manifest.Object{}
 		for _, o := range c.set.Objects {
-			manifest.Walk(o.Node, func(m *yaml.Node) { c.owner[m] = o })
+			if len(o.Refs) > 0 {
+				manifest.Walk(o.Node, func(m *yaml.Node) { c.owner[m] = o })
+			}
 		}
 	}
-	return c.owner[n]
+	for _, o := range c.set.Objects {
+		for _, r := range o.Refs {
+			f(o, r, c.owner[r.Node] == o)
+		}
+	}
 }
 
 // containerOf finds the container of o whose subtree holds n.

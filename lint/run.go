@@ -2,19 +2,24 @@ package lint
 
 import (
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
 )
 
-// Run renders everything in memory, past undefined variables (they become
-// findings), and returns what the rules found, with the stages' own notes.
-// Nothing is written.
-func Run(e *render.Engine) ([]Finding, *render.Result, error) {
-	l, err := New(e.Profile)
+// Run renders everything in memory with the linter as the engine's check
+// stage, past undefined variables (they become findings), and returns what
+// the rules found, with the stages' own notes. Nothing is written.
+func Run(fsys render.FS, opts render.Options) ([]Finding, *render.Result, error) {
+	var l *Linter
+	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
+		var err error
+		l, err = New(p)
+		return l, err
+	}
+	e, err := render.New(fsys, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	e.AllowUnresolved = true
-	e.Stages = append(e.Stages, l)
 	res, err := e.Each(func(*manifest.Set) error { return nil })
 	if err != nil {
 		return nil, nil, err

@@ -19,6 +19,15 @@ type Object struct {
 	// it did not): -o DIR names files after it, so they stay put when data changes.
 	BaseName string
 
+	// Facts stages learned about the object. They live here, not in tables
+	// keyed by object or node, so that Clone and Rebuilt carry them along.
+
+	// Refs is every variable reference substitution saw, in template order.
+	Refs []Ref
+	// ContentHashed: the object is a ConfigMap or Secret whose content now
+	// shows in its name (or in its pods' config-hash annotation).
+	ContentHashed bool
+
 	origin map[*yaml.Node]*Source
 }
 
@@ -63,6 +72,8 @@ func (o *Object) Clone() *Object {
 	if len(o.origin) > 0 {
 		c.origin = make(map[*yaml.Node]*Source, len(o.origin))
 	}
+	moved := o.refNodes()
+	defer func() { c.Refs = o.movedRefs(moved) }()
 	nodes, edges, aliases := 0, 0, false
 	Walk(o.Node, func(n *yaml.Node) {
 		nodes++
@@ -70,7 +81,7 @@ func (o *Object) Clone() *Object {
 		aliases = aliases || n.Alias != nil
 	})
 	if aliases {
-		c.Node = o.cloneShared(c.origin)
+		c.Node = o.cloneShared(c.origin, moved)
 		return &c
 	}
 	pool := make([]yaml.Node, nodes)
@@ -86,6 +97,9 @@ func (o *Object) Clone() *Object {
 		if src, ok := o.origin[n]; ok {
 			c.origin[m] = src
 		}
+		if _, ok := moved[n]; ok {
+			moved[n] = m
+		}
 		if n.Content != nil {
 			k := len(n.Content)
 			m.Content, kids = kids[:k:k], kids[k:] // capped: an append must not run into a sibling's
@@ -100,7 +114,7 @@ func (o *Object) Clone() *Object {
 }
 
 // cloneShared copies o's tree keeping shared nodes shared, aliases included.
-func (o *Object) cloneShared(origin map[*yaml.Node]*Source) *yaml.Node {
+func (o *Object) cloneShared(origin map[*yaml.Node]*Source, moved map[*yaml.Node]*yaml.Node) *yaml.Node {
 	seen := map[*yaml.Node]*yaml.Node{}
 	var remap func(*yaml.Node) *yaml.Node
 	remap = func(n *yaml.Node) *yaml.Node {
@@ -115,6 +129,9 @@ func (o *Object) cloneShared(origin map[*yaml.Node]*Source) *yaml.Node {
 		if src, ok := o.origin[n]; ok {
 			origin[&m] = src
 		}
+		if _, ok := moved[n]; ok {
+			moved[n] = &m
+		}
 		m.Alias = remap(n.Alias)
 		if n.Content != nil {
 			m.Content = make([]*yaml.Node, len(n.Content))
@@ -125,6 +142,64 @@ func (o *Object) cloneShared(origin map[*yaml.Node]*Source) *yaml.Node {
 		return &m
 	}
 	return remap(o.Node)
+}
+
+// refNodes is a map from each reference's scalar to its replacement, to be
+// filled in by a copy; nil when o has no references.
+func (o *Object) refNodes() map[*yaml.Node]*yaml.Node {
+	if len(o.Refs) == 0 {
+		return nil
+	}
+	m := make(map[*yaml.Node]*yaml.Node, len(o.Refs))
+	for _, r := range o.Refs {
+		m[r.Node] = nil
+	}
+	return m
+}
+
+// movedRefs is o.Refs pointing at the nodes moved maps them to; a reference
+// whose scalar was not copied keeps its node (one no longer in the tree,
+// which later stages treat as gone).
+func (o *Object) movedRefs(moved map[*yaml.Node]*yaml.Node) []Ref {
+	if len(o.Refs) == 0 {
+		return nil
+	}
+	out := make([]Ref, len(o.Refs))
+	for i, r := range o.Refs {
+		if m := moved[r.Node]; m != nil {
+			r.Node = m
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// Rebuilt records that a library which copies nodes freely (yqlib) rebuilt
+// the subtree at root: from maps each new node to the node it was copied
+// from. Source files and references follow the copies; a node copied from
+// outside the object (a fragment) takes the file foreign names for it.
+func (o *Object) Rebuilt(root *yaml.Node, from map[*yaml.Node]*yaml.Node, foreign func(orig *yaml.Node) *Source) {
+	moved := o.refNodes()
+	Walk(root, func(n *yaml.Node) {
+		orig, ok := from[n]
+		if !ok {
+			return
+		}
+		src := foreign(orig)
+		if src == nil {
+			src = o.SourceOf(orig)
+		}
+		if src != o.Src {
+			if o.origin == nil {
+				o.origin = map[*yaml.Node]*Source{}
+			}
+			o.origin[n] = src
+		}
+		if m, ok := moved[orig]; ok && m == nil {
+			moved[orig] = n
+		}
+	})
+	o.Refs = o.movedRefs(moved)
 }
 
 // Walk visits n and every node below it, keys included, depth first.

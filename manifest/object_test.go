@@ -1,6 +1,10 @@
 package manifest
 
-import "testing"
+import (
+	"testing"
+
+	"go.yaml.in/yaml/v4"
+)
 
 func parseOne(t *testing.T, path, text string) *Object {
 	t.Helper()
@@ -64,5 +68,79 @@ func TestStripDirectives(t *testing.T) {
 	o.StripDirectives()
 	if Lookup(o.Node, "metadata", "annotations") != nil {
 		t.Fatal("an emptied annotations map must go")
+	}
+}
+
+// refsAt gives o one reference per scalar at each path, as substitution would.
+func refsAt(o *Object, paths ...[]string) {
+	for _, p := range paths {
+		n := Lookup(o.Node, p...)
+		o.Refs = append(o.Refs, Ref{Name: p[len(p)-1], Pos: o.Pos(n), Node: n})
+	}
+}
+
+// inTree reports whether n is a node of o's tree.
+func inTree(o *Object, n *yaml.Node) bool {
+	found := false
+	Walk(o.Node, func(m *yaml.Node) { found = found || m == n })
+	return found
+}
+
+func TestCloneCarriesFactsToTheCopysNodes(t *testing.T) {
+	for name, text := range map[string]string{
+		"plain":   "kind: Pod\nmetadata:\n  name: p\nspec:\n  image: $IMG\n  tag: $TAG\n",
+		"aliases": "kind: Pod\nmetadata:\n  name: &n p\nspec:\n  image: $IMG\n  tag: $TAG\n  again: *n\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := parseOne(t, "a.yaml", text)
+			refsAt(o, []string{"spec", "image"}, []string{"spec", "tag"})
+			o.ContentHashed = true
+			c := o.Clone()
+			if !c.ContentHashed || len(c.Refs) != 2 {
+				t.Fatalf("copy lost facts: hashed %v, %d refs", c.ContentHashed, len(c.Refs))
+			}
+			for i, r := range c.Refs {
+				if !inTree(c, r.Node) || inTree(o, r.Node) {
+					t.Fatalf("ref %d of the copy points outside the copy's tree", i)
+				}
+				if r.Pos != o.Refs[i].Pos || r.Node.Value != o.Refs[i].Node.Value {
+					t.Fatalf("ref %d: %v %q, want %v %q", i, r.Pos, r.Node.Value, o.Refs[i].Pos, o.Refs[i].Node.Value)
+				}
+			}
+			c.Refs[0].Name = "changed"
+			if o.Refs[0].Name != "image" {
+				t.Fatal("copy shares its refs slice with the original")
+			}
+		})
+	}
+}
+
+func TestRebuiltMovesFactsToTheNewNodes(t *testing.T) {
+	o := parseOne(t, "a.yaml", "kind: Pod\nspec:\n  image: $IMG\n  gone: $OLD\n")
+	frag := parseOne(t, "frag.yaml", "x: 1\n")
+	refsAt(o, []string{"spec", "image"}, []string{"spec", "gone"})
+	spec := Value(o.Node, "spec")
+	img, x := Value(spec, "image"), frag.Node.Content[1]
+	// A library rebuilt spec: image copied, gone dropped, a fragment value added.
+	newImg, newX := *img, *x
+	rebuilt := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{String("image"), &newImg, String("x"), &newX}}
+	*spec = *rebuilt
+	o.Rebuilt(spec, map[*yaml.Node]*yaml.Node{&newImg: img, &newX: x}, func(orig *yaml.Node) *Source {
+		if orig == x {
+			return frag.Src
+		}
+		return nil
+	})
+	if o.Refs[0].Node != &newImg {
+		t.Fatal("the reference did not move to the copied scalar")
+	}
+	if o.Refs[1].Node == nil || inTree(o, o.Refs[1].Node) {
+		t.Fatal("a dropped scalar's reference must keep its old node, outside the tree")
+	}
+	if got := o.Pos(&newX).String(); got != "frag.yaml:1:4" {
+		t.Fatalf("fragment node position: %s", got)
+	}
+	if got := o.Pos(&newImg).String(); got != "a.yaml:3:10" {
+		t.Fatalf("template node position: %s", got)
 	}
 }

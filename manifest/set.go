@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -10,16 +11,25 @@ import (
 
 // Set is one unit of a render: every object rendered for one tenant (or for
 // the profile itself when it has no tenants). Stages change it in place.
+//
+// Facts about one object live on the object, never here: stages copy, split
+// and rebuild objects, and a table beside them would lose track of the copies.
 type Set struct {
 	Tenant    string
-	Namespace string // where objects without metadata.namespace live
+	Namespace string            // where objects without metadata.namespace live
+	Vars      map[string]string // the deploy-time variables this unit is rendered with
 	Objects   []*Object
 	Notes     []filepos.Note
-	VarNames  []string // the deploy-time variables this unit was rendered with
-	Refs      []Ref    // every variable reference substitution saw, in template order
-	// ContentHashed holds the ConfigMaps and Secrets whose content now shows in
-	// their name (or in their pods' config-hash annotation): a change rolls the pods.
-	ContentHashed map[*Object]bool
+}
+
+// VarNames are the names of s.Vars, sorted, for did-you-mean suggestions.
+func (s *Set) VarNames() []string {
+	names := make([]string, 0, len(s.Vars))
+	for n := range s.Vars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // Ref is one `$NAME`/`${NAME}` in a template and what substitution did with it.
@@ -29,7 +39,7 @@ type Ref struct {
 	Name    string
 	Defined bool       // a profile variable: substituted at render time
 	Runtime string     // non-empty: inside a script (what kind), so an undefined name is the container's
-	Node    *yaml.Node // the scalar it was found in (after substitution)
+	Node    *yaml.Node // the scalar it was found in (after substitution); copies of the object point at their own
 }
 
 // Note records something the user should see on stderr.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/subst"
 )
 
 func perObject(b *testing.B, objects int) {
@@ -16,7 +17,7 @@ func perObject(b *testing.B, objects int) {
 // BenchmarkSubstitute is substitution alone, per object of one tenant.
 func BenchmarkSubstitute(b *testing.B) {
 	e := fleetEngine(b, fleetgen.Fleet{Apps: 20, Tenants: 1}, Options{})
-	vars := Vars(e.Units[0].Vars.Map())
+	vars := e.Units[0].Vars.Map()
 	clones := make([]*manifest.Object, len(e.Templates))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -26,7 +27,7 @@ func BenchmarkSubstitute(b *testing.B) {
 		}
 		b.StartTimer()
 		for _, o := range clones {
-			Substitute(o, vars)
+			subst.Substitute(o, vars)
 		}
 	}
 	perObject(b, len(clones))
@@ -45,18 +46,14 @@ func BenchmarkRenderUnit(b *testing.B) {
 	perObject(b, len(e.Templates))
 }
 
-// BenchmarkStages times each stage the fleet's profile turns on (injection,
-// zones, hashing, as they are built in buildStages), per object, on sets that
-// have been through substitution and the stages before it.
+// BenchmarkStages times each stage of the pipeline (as buildStages lists
+// them), per object, on sets that have been through the stages before it.
 func BenchmarkStages(b *testing.B) {
 	e := fleetEngine(b, fleetgen.Fleet{Apps: 20, Tenants: 1}, Options{})
-	vars := Vars(e.Units[0].Vars.Map())
 	fresh := func(upTo int) *manifest.Set {
-		s := &manifest.Set{Tenant: e.Units[0].Tenant, Namespace: e.namespace}
+		s := &manifest.Set{Tenant: e.Units[0].Tenant, Namespace: e.namespace, Vars: e.Units[0].Vars.Map()}
 		for _, t := range e.Templates {
-			o := t.Clone()
-			Substitute(o, vars)
-			s.Objects = append(s.Objects, o)
+			s.Objects = append(s.Objects, t.Clone())
 		}
 		for _, st := range e.Stages[:upTo] {
 			if err := st.Apply(s); err != nil {

@@ -1,19 +1,19 @@
-// Package render is krender's pipeline: templates are parsed once, then for
-// each tenant copied, substituted with the profile's whitelisted variables and
-// handed through the stages (injection, zones, hashing) to the output.
+// Package render is krender's engine: templates are parsed once, then for
+// each unit (a tenant, or the profile itself) copied and handed through the
+// stages listed in stages.go, units in parallel, results in unit order.
 package render
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/subst"
 )
 
-// Stage is one step after substitution. Stages change the set in place and
+// Stage is one step of the pipeline. Stages change the set in place and
 // report problems in template coordinates.
 //
 // A stage is built once per run and then applied to many tenants at once:
@@ -33,6 +33,9 @@ type Options struct {
 	Namespace string   // default namespace; overrides the profile's
 	Paths     []string // templates: files or directories
 	Shard     Shard    // render only this slice of the tenants
+	// Check builds the stage `krender check` adds after the others (its
+	// linter); with one, undefined variables are its findings, not errors.
+	Check func(*profiles.Profile) (Stage, error)
 }
 
 // Engine holds everything parsed once per run.
@@ -41,11 +44,8 @@ type Engine struct {
 	Templates []*manifest.Object
 	Units     []Unit
 	Stages    []Stage
-	// AllowUnresolved keeps going past undefined variables, leaving them in
-	// Set.Refs for a checker to report as findings.
-	AllowUnresolved bool
-	Workers         int // units rendered at once; 0: GOMAXPROCS
-	namespace       string
+	Workers   int // units rendered at once; 0: GOMAXPROCS
+	namespace string
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -90,7 +90,13 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if e.namespace == "" {
 		e.namespace = "default"
 	}
-	if e.Stages, err = buildStages(fsys, p); err != nil {
+	var check Stage
+	if opts.Check != nil {
+		if check, err = opts.Check(p); err != nil {
+			return nil, err
+		}
+	}
+	if e.Stages, err = buildStages(fsys, p, check); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -127,7 +133,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 				names = append(names, t.Name)
 			}
 			msg := fmt.Sprintf("-t %s: no such tenant in the profile", w)
-			if s := suggest(w, names); s != "" {
+			if s := subst.Suggest(w, names); s != "" {
 				msg += fmt.Sprintf(" (did you mean %s?)", s)
 			}
 			return nil, fmt.Errorf("%s", msg)
@@ -143,48 +149,20 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 	return units, nil
 }
 
-// Render produces one unit's objects. It never touches the parsed templates.
+// Render produces one unit's objects: a copy of every template, through
+// every stage. It never touches the parsed templates.
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
-	vars := Vars(u.Vars.Map())
-	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, VarNames: u.Vars.Names()}
-	var occ []Occurrence
-	for _, t := range e.Templates {
-		o := t.Clone()
-		o.Tenant = u.Tenant
-		occ = append(occ, Substitute(o, vars)...)
-		s.Objects = append(s.Objects, o)
-	}
-	s.Refs = occ
-	if !e.AllowUnresolved {
-		if err := Unresolved(occ, s.VarNames); err != nil {
-			return nil, err
-		}
-	}
-	var errs filepos.List
-	for _, o := range s.Objects {
-		errs = appendErrIf(errs, manifest.CheckDuplicateKeys(o.Src, o.Node))
-	}
-	if err := errs.Err(); err != nil {
-		return nil, err
+	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map()}
+	s.Objects = make([]*manifest.Object, len(e.Templates))
+	for i, t := range e.Templates {
+		s.Objects[i] = t.Clone()
+		s.Objects[i].Tenant = u.Tenant
 	}
 	for _, st := range e.Stages {
 		if err := st.Apply(s); err != nil {
 			return nil, err
 		}
 	}
-	for _, o := range s.Objects {
-		o.StripDirectives(KeptAnnotations...)
-	}
-	sort.SliceStable(s.Notes, func(i, j int) bool { return s.Notes[i].Pos.String() < s.Notes[j].Pos.String() })
+	filepos.SortNotes(s.Notes)
 	return s, nil
-}
-
-// KeptAnnotations are krender.io/ annotations that krender writes as output.
-var KeptAnnotations = []string{"krender.io/config-hash"}
-
-func appendErrIf(l filepos.List, err error) filepos.List {
-	if err == nil {
-		return l
-	}
-	return appendErr(l, err)
 }

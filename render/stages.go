@@ -1,30 +1,71 @@
 package render
 
 import (
+	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/hash"
 	"github.com/krender/krender/inject"
+	"github.com/krender/krender/istio"
+	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/subst"
 	"github.com/krender/krender/zones"
 )
 
-// buildStages lists the stages in pipeline order. Each is built once per run,
-// so expressions are compiled and fragments parsed once, not per tenant.
-func buildStages(fsys FS, p *profiles.Profile) ([]Stage, error) {
-	var stages []Stage
+// buildStages is the pipeline, in order. Each stage is built once per run,
+// so expressions are compiled and fragments parsed once, not per unit; a
+// stage that cannot be built (a bad profile section) fails the run before
+// any unit renders. check is `krender check`'s linter, or nil.
+func buildStages(fsys FS, p *profiles.Profile, check Stage) ([]Stage, error) {
 	in, err := inject.New(fsys.ReadFile, p)
 	if err != nil {
 		return nil, err
 	}
-	stages = append(stages, in)
 	z, err := zones.New(p)
 	if err != nil {
 		return nil, err
 	}
-	stages = append(stages, z)
 	hs, err := hash.New(p.Hash)
 	if err != nil {
 		return nil, err
 	}
-	stages = append(stages, hs) // last: it hashes the final objects
-	return stages, nil
+	stages := []Stage{
+		subst.Stage{AllowUnresolved: check != nil}, // the profile's variables, nothing else
+		duplicateKeys{},               // a substituted key may now collide
+		in,                            // fragments, after substitution: their `$` belongs to the shell
+		istio.Guard{On: p.IstioGuard}, // pods that write /etc/hosts wait for the proxy
+		z,                             // per-zone hostAliases; split copies workloads
+		hs,                            // content hashes: last change to the objects
+	}
+	if check != nil {
+		stages = append(stages, check) // sees krender.io/ignore before it is stripped
+	}
+	return append(stages, stripDirectives{}), nil
+}
+
+// duplicateKeys refuses a mapping with a key twice: Kubernetes would keep
+// one of them silently.
+type duplicateKeys struct{}
+
+func (duplicateKeys) Apply(s *manifest.Set) error {
+	var errs filepos.List
+	for _, o := range s.Objects {
+		if err := manifest.CheckDuplicateKeys(o.Src, o.Node); err != nil {
+			errs = filepos.Append(errs, err)
+		}
+	}
+	return errs.Err()
+}
+
+// KeptAnnotations are krender.io/ annotations that krender writes as output.
+var KeptAnnotations = []string{hash.ConfigHashKey}
+
+// stripDirectives removes the krender.io/ annotations that told stages what
+// to do; the API server has no use for them.
+type stripDirectives struct{}
+
+func (stripDirectives) Apply(s *manifest.Set) error {
+	for _, o := range s.Objects {
+		o.StripDirectives(KeptAnnotations...)
+	}
+	return nil
 }

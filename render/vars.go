@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/subst"
 )
 
 // WriteVars lists, per template location, what substitution does with each
@@ -12,13 +15,13 @@ func (e *Engine) WriteVars(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tACTION")
 	for _, u := range e.Units {
-		vars := Vars(u.Vars.Map())
+		vars := u.Vars.Map()
 		tenant := u.Tenant
 		if tenant == "" {
 			tenant = "-"
 		}
 		for _, t := range e.Templates {
-			for _, oc := range Substitute(t.Clone(), vars) {
+			for _, oc := range subst.Substitute(t.Clone(), vars) {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, action(oc, vars))
 			}
 		}
@@ -26,7 +29,7 @@ func (e *Engine) WriteVars(w io.Writer) error {
 	return tw.Flush()
 }
 
-func action(oc Occurrence, vars Vars) string {
+func action(oc manifest.Ref, vars map[string]string) string {
 	switch {
 	case oc.Defined && oc.Runtime != "":
 		return fmt.Sprintf("substituted (%q) inside %s", vars[oc.Name], oc.Runtime)

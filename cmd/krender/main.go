@@ -153,11 +153,7 @@ func checkCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 			if err := lint.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
-			e, err := render.New(fsys, o)
-			if err != nil {
-				return err
-			}
-			fs, res, err := lint.Run(e)
+			fs, res, err := lint.Run(fsys, o)
 			if err != nil {
 				return err
 			}

@@ -1,4 +1,12 @@
-package render
+// Package subst is the first stage of every render: it puts a unit's
+// deploy-time variables into the parsed templates, with the semantics of
+// GNU `envsubst 'SHELL-FORMAT'` restricted to the profile's names.
+//
+// Why not github.com/a8m/envsubst: it cannot leave an unlisted reference
+// intact (it blanks unknown names, evaluates `${X:-d}` and collapses `$$`),
+// and its errors carry no position. shellformat is a small scanner with
+// GNU's rules that reports where each reference is.
+package subst
 
 import (
 	"fmt"
@@ -10,25 +18,38 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/render/shellformat"
+	"github.com/krender/krender/subst/shellformat"
 	"github.com/krender/krender/workload"
 )
 
-// Vars is what substitution may use: the profile's variables (after extends,
-// the tenant layer and --set). Nothing else, in particular not the environment.
-type Vars map[string]string
+// Stage substitutes each unit's variables (Set.Vars: the profile's after
+// extends, the tenant layer and --set; never the environment) and records
+// every reference on its object.
+type Stage struct {
+	// AllowUnresolved keeps going past undefined variables, leaving them in
+	// the objects' Refs for a checker to report as findings.
+	AllowUnresolved bool
+}
 
-func (v Vars) lookup(name string) (string, bool) { s, ok := v[name]; return s, ok }
-
-// Occurrence is one reference in a template and what substitution does with it.
-type Occurrence = manifest.Ref
+func (st Stage) Apply(s *manifest.Set) error {
+	var errs filepos.List
+	names := s.VarNames()
+	for _, o := range s.Objects {
+		o.Refs = Substitute(o, s.Vars)
+		if !st.AllowUnresolved {
+			errs = append(errs, Unresolved(o.Refs, names)...)
+		}
+	}
+	return errs.Err()
+}
 
 // Substitute replaces the whitelisted references in every scalar of o, keys
 // included. It works on parsed scalars, never on text, so no value can change
 // the document's structure. It returns every reference it saw.
-func Substitute(o *manifest.Object, vars Vars) []Occurrence {
+func Substitute(o *manifest.Object, vars map[string]string) []manifest.Ref {
+	lookup := func(name string) (string, bool) { v, ok := vars[name]; return v, ok }
 	var shell map[*yaml.Node]workload.ShellKind
-	var occ []Occurrence
+	var occ []manifest.Ref
 	manifest.WalkScalars(o.Node, func(n *yaml.Node, key bool) {
 		if strings.IndexByte(n.Value, '$') < 0 {
 			return
@@ -43,9 +64,9 @@ func Substitute(o *manifest.Object, vars Vars) []Occurrence {
 		pos := refPositions(o, n, refs)
 		for i, r := range refs {
 			_, def := vars[r.Name]
-			occ = append(occ, Occurrence{Pos: pos[i], Text: r.Text(n.Value), Name: r.Name, Defined: def, Runtime: string(shell[n]), Node: n})
+			occ = append(occ, manifest.Ref{Pos: pos[i], Text: r.Text(n.Value), Name: r.Name, Defined: def, Runtime: string(shell[n]), Node: n})
 		}
-		out, _ := shellformat.Expand(n.Value, vars.lookup)
+		out, _ := shellformat.Expand(n.Value, lookup)
 		if out == n.Value {
 			return
 		}
@@ -86,29 +107,29 @@ func refPositions(o *manifest.Object, n *yaml.Node, refs []shellformat.Ref) []fi
 
 // Unresolved turns references that are neither defined nor inside a script
 // into errors: they are deploy-time variables the profile lacks.
-func Unresolved(occ []Occurrence, defined []string) error {
+func Unresolved(refs []manifest.Ref, defined []string) filepos.List {
 	var errs filepos.List
-	for _, o := range occ {
-		if o.Defined || o.Runtime != "" {
+	for _, r := range refs {
+		if r.Defined || r.Runtime != "" {
 			continue
 		}
-		errs = append(errs, filepos.Errorf(o.Pos, "%s", UndefinedMessage(o, defined)))
+		errs = append(errs, filepos.Errorf(r.Pos, "%s", UndefinedMessage(r, defined)))
 	}
-	return errs.Err()
+	return errs
 }
 
 // UndefinedMessage explains an undefined reference, with a did-you-mean.
-func UndefinedMessage(r Occurrence, defined []string) string {
+func UndefinedMessage(r manifest.Ref, defined []string) string {
 	msg := fmt.Sprintf("undefined variable %s: not in the profile's vars or --set", r.Text)
-	if s := suggest(r.Name, defined); s != "" {
+	if s := Suggest(r.Name, defined); s != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	}
 	return msg
 }
 
-// suggest returns the defined name closest to name, if it is close enough to
+// Suggest returns the defined name closest to name, if it is close enough to
 // be a misspelling.
-func suggest(name string, defined []string) string {
+func Suggest(name string, defined []string) string {
 	best, bestD := "", 0
 	sorted := append([]string(nil), defined...)
 	sort.Strings(sorted)

@@ -1,4 +1,4 @@
-package render
+package subst
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	occ := Substitute(objs[0], Vars{"A": "1"})
+	occ := Substitute(objs[0], map[string]string{"A": "1"})
 	var got []string
 	for _, o := range occ {
 		got = append(got, fmt.Sprintf("%s %s %v %q", o.Pos, o.Text, o.Defined, o.Runtime))
@@ -60,8 +60,8 @@ func TestSuggest(t *testing.T) {
 		"REGISTY": "REGISTRY", "registry": "REGISTRY", "IMAGETAG": "IMAGE_TAG", "TENANTID": "TENANT_ID",
 		"NODE_IP": "", "ENVV": "ENV", "X": "",
 	} {
-		if got := suggest(name, defined); got != want {
-			t.Errorf("suggest(%s) = %q, want %q", name, got, want)
+		if got := Suggest(name, defined); got != want {
+			t.Errorf("Suggest(%s) = %q, want %q", name, got, want)
 		}
 	}
 }

@@ -1,4 +1,7 @@
-package inject
+// Package istio is the stage that keeps a pod's /etc/hosts writes from racing
+// the istio proxy: kubelet rewrites /etc/hosts as the pod's containers start,
+// so an app that starts before the proxy loses its line.
+package istio
 
 import (
 	"bytes"
@@ -20,12 +23,14 @@ type hostsWriter struct {
 	pos       filepos.Pos
 }
 
-// guardPods handles pods with an istio sidecar whose containers write
-// /etc/hosts. kubelet rewrites /etc/hosts as the pod's containers start, so
-// an app that starts before the proxy loses its line; istio's
-// holdApplicationUntilProxyStarts orders the start. krender sets it (and says
-// so) or, with istioGuard off, refuses the pod.
-func (st *Stage) guardPods(s *manifest.Set) error {
+// Guard handles pods with an istio sidecar whose containers write
+// /etc/hosts: istio's holdApplicationUntilProxyStarts orders the start.
+// krender sets it (and says so) or, with the profile's istioGuard off
+// (On false), refuses the pod. It runs after injection, which adds such
+// writers.
+type Guard struct{ On bool }
+
+func (g Guard) Apply(s *manifest.Set) error {
 	var errs filepos.List
 	for _, o := range s.Objects {
 		tpl, spec := workload.PodTemplate(o), workload.PodSpec(o)
@@ -46,7 +51,7 @@ func (st *Stage) guardPods(s *manifest.Set) error {
 		if held {
 			continue
 		}
-		if !st.guard {
+		if !g.On {
 			for _, w := range writers {
 				errs = append(errs, filepos.Errorf(w.pos, "%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; kubelet rewrites "+
 					"/etc/hosts as containers start, so the line is lost unless istio holds the app until the proxy has started: set %s: true "+
