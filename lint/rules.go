@@ -10,8 +10,8 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/subst"
 	"github.com/krender/krender/schema"
+	"github.com/krender/krender/subst"
 	"github.com/krender/krender/workload"
 )
 
