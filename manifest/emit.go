@@ -13,15 +13,45 @@ const yqDocSeparator = "$yqDocSeparator$"
 
 // Encoder writes objects as one multi-document stream, laid out exactly as
 // `yq` prints them (indent 2, no line wrapping, leading comments kept).
+// Consecutive items of one List go back into it, as one document.
 type Encoder struct {
 	w     *bufio.Writer
 	count int
+	list  *List     // the List whose items are being gathered
+	items []*Object // its items so far
 }
 
 func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: bufio.NewWriter(w)} }
 
-// Encode writes one object, preceded by `---` unless it is the first.
+// Encode writes one object, preceded by `---` unless it is the first. An
+// item of a List is written with the List's other items, once they are
+// all there (at the next object of another document, or at Flush).
 func (e *Encoder) Encode(o *Object) error {
+	if o.List != nil && o.List == e.list {
+		e.items = append(e.items, o)
+		return nil
+	}
+	if err := e.endList(); err != nil {
+		return err
+	}
+	if o.List != nil {
+		e.list, e.items = o.List, append(e.items[:0], o)
+		return nil
+	}
+	return e.encode(o)
+}
+
+// endList writes the List being gathered, if any.
+func (e *Encoder) endList() error {
+	if e.list == nil {
+		return nil
+	}
+	doc := e.list.wrap(e.items)
+	e.list, e.items = nil, e.items[:0]
+	return e.encode(doc)
+}
+
+func (e *Encoder) encode(o *Object) error {
 	if e.count > 0 {
 		if _, err := e.w.WriteString(Separator(o)); err != nil {
 			return err
@@ -72,14 +102,23 @@ var (
 // unless o's leading content opens with its own. Streams encoded in parts
 // (one tenant per goroutine) are joined with it.
 func Separator(o *Object) string {
-	if strings.HasPrefix(o.Leading, yqDocSeparator) {
+	leading := o.Leading
+	if o.List != nil {
+		leading = o.List.Leading
+	}
+	if strings.HasPrefix(leading, yqDocSeparator) {
 		return ""
 	}
 	return "---\n"
 }
 
-// Flush writes out buffered output.
-func (e *Encoder) Flush() error { return e.w.Flush() }
+// Flush writes out buffered output, a List being gathered included.
+func (e *Encoder) Flush() error {
+	if err := e.endList(); err != nil {
+		return err
+	}
+	return e.w.Flush()
+}
 
 // Marshal renders objects as one stream.
 func Marshal(objs []*Object) ([]byte, error) {

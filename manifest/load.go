@@ -28,6 +28,12 @@ func Parse(src *Source) ([]*Object, error) {
 			return filepos.Errorf(filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column},
 				"document %d is not a mapping; a Kubernetes object is expected", doc+1)
 		}
+		if l := asList(n, leading); l != nil {
+			for _, item := range l.items.Content {
+				objs = append(objs, &Object{Node: item, Src: src, Doc: doc, List: l})
+			}
+			return nil
+		}
 		objs = append(objs, &Object{Node: n, Src: src, Doc: doc, Leading: leading})
 		return nil
 	})

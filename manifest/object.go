@@ -15,6 +15,8 @@ type Object struct {
 	Doc     int        // index of the document within Src
 	Leading string     // comments and separators before the first document, as yq keeps them
 	Tenant  string
+	// List is the `kind: List` document the object is an item of, or nil.
+	List *List
 	// BaseName is the name before krender appended a content hash ("" if
 	// it did not): -o DIR names files after it, so they stay put when data changes.
 	BaseName string
