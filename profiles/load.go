@@ -72,9 +72,9 @@ func load(p *Profile, path string, read ReadFile, chain []string, from filepos.P
 	text, err := read(path)
 	if err != nil {
 		if from.IsKnown() {
-			return filepos.Errorf(from, "cannot read profile %s: %v", path, unwrapPathError(err))
+			return filepos.Errorf(from, "cannot read profile %s: %v", path, filepos.FileError(err))
 		}
-		return filepos.Errorf(filepos.Pos{File: path}, "cannot read profile: %v", unwrapPathError(err))
+		return filepos.Errorf(filepos.Pos{File: path}, "cannot read profile: %v", filepos.FileError(err))
 	}
 	doc, err := decode(path, text)
 	if err != nil {
@@ -392,14 +392,6 @@ func cycle(chain []string, again string) string {
 		names = append(names, filepath.Base(c))
 	}
 	return strings.Join(append(names, filepath.Base(again)), " -> ")
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // besideFile resolves a path written in the profile at path: relative to

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -28,12 +27,12 @@ func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object,
 		for _, f := range files {
 			text, err := fsys.ReadFile(f)
 			if err != nil {
-				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read template: %v", unwrap(err)))
+				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read template: %v", filepos.FileError(err)))
 				continue
 			}
 			o, err := manifest.Parse(manifest.NewSource(f, text))
 			if err != nil {
-				errs = appendErr(errs, err)
+				errs = filepos.Append(errs, err)
 				continue
 			}
 			if walked && !anyObject(o) {
@@ -77,7 +76,7 @@ func anyObject(objs []*manifest.Object) bool {
 func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, bool, error) {
 	st, err := fsys.Stat(p)
 	if err != nil {
-		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read template: %v", unwrap(err))
+		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read template: %v", filepos.FileError(err))
 	}
 	if !st.IsDir() {
 		return []string{p}, false, nil
@@ -87,7 +86,7 @@ func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, bool, err
 	walk = func(dir string) error {
 		entries, err := fsys.ReadDir(dir)
 		if err != nil {
-			return filepos.Errorf(filepos.Pos{File: dir}, "cannot read templates: %v", unwrap(err))
+			return filepos.Errorf(filepos.Pos{File: dir}, "cannot read templates: %v", filepos.FileError(err))
 		}
 		for _, e := range entries { // ReadDir sorts by name
 			name := filepath.Join(dir, e.Name())
@@ -110,13 +109,4 @@ func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, bool, err
 		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "no *.yaml or *.yml templates in this directory")
 	}
 	return files, true, nil
-}
-
-func appendErr(l filepos.List, err error) filepos.List { return filepos.Append(l, err) }
-
-func unwrap(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		return pe.Err
-	}
-	return err
 }

@@ -11,32 +11,64 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
-// templatePaths maps kinds with a pod template to the template's path.
-var templatePaths = map[string][]string{
-	"Deployment":            {"spec", "template"},
-	"StatefulSet":           {"spec", "template"},
-	"DaemonSet":             {"spec", "template"},
-	"ReplicaSet":            {"spec", "template"},
-	"ReplicationController": {"spec", "template"},
-	"Job":                   {"spec", "template"},
-	"Rollout":               {"spec", "template"}, // argoproj.io
-	"CronJob":               {"spec", "jobTemplate", "spec", "template"},
-	"PodTemplate":           {"template"},
+// Kind is a kind whose objects run pods from a template.
+type Kind struct {
+	Kind string
+	// Group "" matches any group, as in kustomize's field specs: built-in
+	// kinds are known by name. A Rollout must be Argo's.
+	Group    string
+	Template []string // path to the pod template; empty for a Pod, its own template
+	// Splittable kinds run interchangeable replicas, so one copy per zone is
+	// the same service; the others cannot be divided (a DaemonSet already
+	// runs in every zone, a Job or Pod is one run).
+	Splittable bool
 }
 
-// TemplatePath is where kind keeps its pod template; nil for kinds without one.
-// A Pod is its own template: its path is empty but non-nil.
-func TemplatePath(kind string) []string {
-	if kind == "Pod" {
-		return []string{}
+// Kinds is the one table of workload kinds every stage uses.
+var Kinds = []Kind{
+	{Kind: "Pod", Template: []string{}},
+	{Kind: "PodTemplate", Template: []string{"template"}},
+	{Kind: "Deployment", Template: []string{"spec", "template"}, Splittable: true},
+	{Kind: "ReplicaSet", Template: []string{"spec", "template"}},
+	{Kind: "DaemonSet", Template: []string{"spec", "template"}},
+	{Kind: "StatefulSet", Template: []string{"spec", "template"}, Splittable: true},
+	{Kind: "Job", Template: []string{"spec", "template"}},
+	{Kind: "CronJob", Template: []string{"spec", "jobTemplate", "spec", "template"}},
+	{Kind: "ReplicationController", Template: []string{"spec", "template"}},
+	{Kind: "Rollout", Group: "argoproj.io", Template: []string{"spec", "template"}, Splittable: true},
+}
+
+// KindOf is the table's entry for kind in group ("" in either matches any
+// group), or nil.
+func KindOf(kind, group string) *Kind {
+	for i := range Kinds {
+		k := &Kinds[i]
+		if k.Kind == kind && (k.Group == "" || group == "" || k.Group == group) {
+			return k
+		}
 	}
-	return templatePaths[kind]
+	return nil
+}
+
+// TemplatePath is where objects of kind in group keep their pod template;
+// nil for kinds without one. A Pod's path is empty but non-nil.
+func TemplatePath(kind, group string) []string {
+	if k := KindOf(kind, group); k != nil {
+		return k.Template
+	}
+	return nil
+}
+
+// Splittable reports whether o can be copied once per zone.
+func Splittable(o *manifest.Object) bool {
+	k := KindOf(o.Kind(), o.Group())
+	return k != nil && k.Splittable
 }
 
 // PodTemplate returns the mapping holding the pod's metadata and spec: the
 // template of a workload, or the object itself for a Pod. Nil otherwise.
 func PodTemplate(o *manifest.Object) *yaml.Node {
-	path := TemplatePath(o.Kind())
+	path := TemplatePath(o.Kind(), o.Group())
 	if path == nil {
 		return nil
 	}

@@ -25,11 +25,6 @@ func New(p *profiles.Profile) (*Stage, error) {
 	return &Stage{c: c}, nil
 }
 
-// splittable kinds run interchangeable replicas, so one copy per zone is the
-// same service; the others cannot be divided (a DaemonSet already runs in
-// every zone, a Job or Pod is one run).
-var splittable = map[string]bool{"Deployment": true, "StatefulSet": true, "Rollout": true}
-
 // objKey identifies an object within a render unit.
 type objKey struct{ ns, kind, name string }
 
@@ -57,11 +52,11 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		case err != nil:
 			errs = append(errs, err)
 		case z != nil:
-			errs = appendErr(errs, c.setHostAliases(o, spec, z))
+			errs = filepos.Append(errs, c.setHostAliases(o, spec, z))
 		default:
 			copies, err := c.split(s, o)
 			if err != nil {
-				errs = appendErr(errs, err)
+				errs = filepos.Append(errs, err)
 				continue
 			}
 			replaced[o] = copies
@@ -76,7 +71,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			if w := c.target(s, o, splits); w != nil {
 				copies, err := c.splitHPA(s, o, w)
 				if err != nil {
-					errs = appendErr(errs, err)
+					errs = filepos.Append(errs, err)
 					continue
 				}
 				replaced[o] = copies
@@ -118,7 +113,7 @@ func (c *config) zoneFor(o *manifest.Object, spec *yaml.Node) (*zone, *filepos.E
 	if c.strategy == Static {
 		return c.zone, nil
 	}
-	if splittable[o.Kind()] {
+	if workload.Splittable(o) {
 		return nil, nil
 	}
 	if c.zone != nil {
@@ -202,16 +197,4 @@ func groupOf(apiVersion string) string {
 		return g
 	}
 	return ""
-}
-
-func appendErr(l filepos.List, err error) filepos.List {
-	switch e := err.(type) {
-	case nil:
-		return l
-	case filepos.List:
-		return append(l, e...)
-	case *filepos.Error:
-		return append(l, e)
-	}
-	return append(l, &filepos.Error{Msg: err.Error()})
 }

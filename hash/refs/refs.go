@@ -78,16 +78,6 @@ func podRefs() []Ref {
 	return out
 }
 
-// podKinds have a pod template at workload.TemplatePath. kustomize matches
-// these by kind alone; a Rollout must be Argo's.
-var podKinds = []struct{ kind, group string }{
-	{"Pod", ""}, {"PodTemplate", ""},
-	{"Deployment", ""}, {"ReplicaSet", ""}, {"DaemonSet", ""}, {"StatefulSet", ""},
-	{"Job", ""}, {"CronJob", ""},
-	{"ReplicationController", ""},
-	{"Rollout", "argoproj.io"},
-}
-
 // rbacGuard keeps kustomize's `rules/resourceNames` entries from renaming a
 // resource name that happens to equal a ConfigMap's in a rule about
 // Deployments: the rule must be about the core group's configmaps or secrets.
@@ -115,10 +105,10 @@ func listHas(l *yaml.Node, want ...string) bool {
 // Builtin is krender's default table.
 func Builtin() []Ref {
 	var out []Ref
-	for _, pk := range podKinds {
-		prefix := strings.Join(append(workload.TemplatePath(pk.kind), "spec"), "/") + "/"
+	for _, pk := range workload.Kinds {
+		prefix := strings.Join(append(pk.Template, "spec"), "/") + "/"
 		for _, r := range podRefs() {
-			r.Kind, r.Group, r.Pod = pk.kind, pk.group, true
+			r.Kind, r.Group, r.Pod = pk.Kind, pk.Group, true
 			r.Path = prefix + r.Path
 			out = append(out, r)
 		}
@@ -201,7 +191,7 @@ func (r *Ref) check() *filepos.Error {
 	}
 	r.keys = keys
 	// A profile's field under a known pod template counts as a pod field.
-	if p := workload.TemplatePath(r.Kind); p != nil && len(keys) > len(p) {
+	if p := workload.TemplatePath(r.Kind, r.Group); p != nil && len(keys) > len(p) {
 		r.Pod = r.Pod || strings.Join(keys[:len(p)], "/") == strings.Join(p, "/")
 	}
 	return nil

@@ -99,15 +99,15 @@ var podWant = []string{
 
 func TestEveryPodKindEveryField(t *testing.T) {
 	tab := builtin(t)
-	for _, pk := range podKinds {
-		t.Run(pk.kind, func(t *testing.T) {
-			path := append(workload.TemplatePath(pk.kind), "spec")
+	for _, pk := range workload.Kinds {
+		t.Run(pk.Kind, func(t *testing.T) {
+			path := append(append([]string(nil), pk.Template...), "spec")
 			var b strings.Builder
-			group := pk.group
+			group := pk.Group
 			if group == "" {
 				group = "example.io"
 			}
-			fmt.Fprintf(&b, "apiVersion: %s/v1\nkind: %s\nmetadata: {name: x}\n", group, pk.kind)
+			fmt.Fprintf(&b, "apiVersion: %s/v1\nkind: %s\nmetadata: {name: x}\n", group, pk.Kind)
 			indent := ""
 			for _, k := range path {
 				fmt.Fprintf(&b, "%s%s:\n", indent, k)
