@@ -3,6 +3,7 @@
 package lint
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -113,24 +114,8 @@ func (l *Linter) Findings() []Finding {
 		sort.Strings(g.Tenants)
 		out = append(out, g)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
-		}
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
-		}
-		if a.Object != b.Object {
-			return a.Object < b.Object
-		}
-		return a.Msg < b.Msg
+	slices.SortFunc(out, func(a, b Finding) int {
+		return cmp.Or(a.Pos.Compare(b.Pos), strings.Compare(a.Rule, b.Rule), strings.Compare(a.Object, b.Object), strings.Compare(a.Msg, b.Msg))
 	})
 	return out
 }
