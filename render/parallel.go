@@ -3,6 +3,8 @@ package render
 import (
 	"runtime"
 	"sync"
+
+	"github.com/krender/krender/manifest"
 )
 
 // inOrder computes work(i) for i in [0, n) on several goroutines and hands
@@ -86,3 +88,23 @@ func (e *Engine) workers() int {
 // window bounds the units held in memory: enough for every worker to have
 // the next unit ready while the consumer writes the current one.
 func (e *Engine) window() int { return 2 * e.workers() }
+
+// memoryLimit is a soft limit that leaves the collector little to do (the CLI
+// collects at eleven times the live heap) without letting a large fleet grow
+// without bound. The live heap is the parsed templates, the held-back output
+// and the units in flight: window() of them at once, two per worker, each
+// about 40 times its templates' text as nodes and encoded output (measured on
+// the bench fleet: 9-16 MB live with four units of 48 KB of templates). Each
+// unit is given 64 times, over a 128 MiB base: about the former fixed
+// 150 MiB on two CPUs, and room for the 128 units a 64-CPU runner holds.
+func (e *Engine) memoryLimit() int64 {
+	seen := map[*manifest.Source]bool{}
+	text := 0
+	for _, t := range e.Templates {
+		if !seen[t.Src] {
+			seen[t.Src] = true
+			text += len(t.Src.Text)
+		}
+	}
+	return 128<<20 + int64(e.window())*64*int64(text)
+}

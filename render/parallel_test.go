@@ -232,3 +232,23 @@ func TestInOrderStopsAfterEmitError(t *testing.T) {
 		t.Fatalf("%d units started after the failure at 10 with a window of 4", n)
 	}
 }
+
+// The soft memory limit follows the units held at once: it grows with the
+// workers and with the templates, and a two-CPU run keeps about the 150 MiB
+// the limit was before it followed them.
+func TestMemoryLimitFollowsUnitsHeldAtOnce(t *testing.T) {
+	small := fleetEngine(t, fleetgen.Fleet{Apps: 20, Tenants: 4}, Options{})
+	big := fleetEngine(t, fleetgen.Fleet{Apps: 80, Tenants: 4}, Options{})
+	limit := func(e *Engine, workers int) int64 { e.Workers = workers; return e.memoryLimit() }
+	two, many := limit(small, 2), limit(small, 64)
+	perUnit := (many - two) / int64(small.window()-4)
+	if perUnit <= 0 || many-two != perUnit*int64(small.window()-4) {
+		t.Fatalf("limit does not grow by one unit's share per unit held: %d at 2 workers, %d at 64", two, many)
+	}
+	if limit(big, 2) <= two {
+		t.Fatalf("four times the templates, same limit %d", two)
+	}
+	if two < 128<<20 || two > 200<<20 {
+		t.Fatalf("two workers on the bench fleet: %d MiB, want about 150", two>>20)
+	}
+}

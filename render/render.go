@@ -5,6 +5,7 @@ package render
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/krender/krender/filepos"
@@ -36,6 +37,9 @@ type Options struct {
 	// Check builds the stage `krender check` adds after the others (its
 	// linter); with one, undefined variables are its findings, not errors.
 	Check func(*profiles.Profile) (Stage, error)
+	// LimitMemory sets the process's soft memory limit to what the units
+	// held at once need (see memoryLimit); the CLI's choice, not a library's.
+	LimitMemory bool
 }
 
 // Engine holds everything parsed once per run.
@@ -98,6 +102,9 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	}
 	if e.Stages, err = buildStages(fsys, p, check); err != nil {
 		return nil, err
+	}
+	if opts.LimitMemory {
+		debug.SetMemoryLimit(e.memoryLimit())
 	}
 	return e, nil
 }

@@ -1,11 +1,8 @@
 package yqexpr
 
 import (
-	"encoding/binary"
 	"reflect"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
@@ -170,63 +167,17 @@ func hasAlias(n *yaml.Node) bool {
 	return false
 }
 
-// The outcome of an expression with a plan depends on nothing but the
-// content of its view: yqlib's key paths, select, comparisons and literals
-// read kinds, tags, values and structure, never positions or the rest of
-// the document. A fleet evaluates one selector on the same few views (a
-// kind, a pod spec's hostAliases) for every tenant, so outcomes are kept by
-// the view's content, with results as positions in the view, and yqlib runs
-// once per distinct view.
-type memo struct {
-	m    sync.Map // fingerprint -> *remembered
-	size atomic.Int64
-}
-
-// memoMax bounds the views kept per expression: views that differ per
-// tenant are evaluated every time once it is reached.
-const memoMax = 1024
-
-type remembered struct {
-	any   bool
-	paths [][]int // each result's Content indexes from the view's root
-}
-
+// runView evaluates e on a view (a copy of the part of the document the
+// expression reads) and maps its results back to the document's nodes.
 func (e *Expr) runView(view *yaml.Node, copies map[*yaml.Node]*yaml.Node) (outcome, error) {
-	key := fingerprint(view)
-	if r, ok := e.memo.m.Load(key); ok {
-		r := r.(*remembered)
-		out := outcome{any: r.any}
-		for _, p := range r.paths {
-			n := view
-			for _, i := range p {
-				n = n.Content[i]
-			}
-			out.nodes = append(out.nodes, original(n, copies))
-		}
-		return out, nil
-	}
 	t := e.borrow()
 	out, err := evaluate(t, view)
 	e.giveBack(t)
 	if err != nil {
 		return outcome{}, err
 	}
-	r := &remembered{any: out.any, paths: make([][]int, len(out.nodes))}
-	where := map[*yaml.Node][]int{}
-	var index func(n *yaml.Node, p []int)
-	index = func(n *yaml.Node, p []int) {
-		where[n] = p
-		for i, c := range n.Content {
-			index(c, append(p[:len(p):len(p)], i))
-		}
-	}
-	index(view, nil)
 	for i, n := range out.nodes {
-		r.paths[i] = where[n]
 		out.nodes[i] = original(n, copies)
-	}
-	if e.memo.size.Add(1) <= memoMax {
-		e.memo.m.Store(key, r)
 	}
 	return out, nil
 }
@@ -236,24 +187,4 @@ func original(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
 		return o
 	}
 	return n
-}
-
-// fingerprint is the content of a tree, everything but positions,
-// unambiguously.
-func fingerprint(n *yaml.Node) string {
-	return string(appendContent(make([]byte, 0, 512), n))
-}
-
-func appendContent(b []byte, n *yaml.Node) []byte {
-	b = binary.AppendUvarint(b, uint64(n.Kind))
-	b = binary.AppendUvarint(b, uint64(n.Style))
-	for _, s := range [...]string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	b = binary.AppendUvarint(b, uint64(len(n.Content)))
-	for _, c := range n.Content {
-		b = appendContent(b, c)
-	}
-	return b
 }

@@ -37,7 +37,6 @@ type Expr struct {
 	Pos   filepos.Pos // where the profile wrote it
 	node  *yqlib.ExpressionNode
 	plan  *plan     // what it reads, when that is known; nil: anything
-	memo  *memo     // outcomes by the content of what it read
 	trees sync.Pool // copies of node, one per evaluation under way
 }
 
@@ -78,7 +77,7 @@ func Compile(text string, pos filepos.Pos) (*Expr, error) {
 	if err != nil {
 		return nil, filepos.Errorf(pos, "invalid yq expression %q: %v", text, err)
 	}
-	return &Expr{Text: text, Pos: pos, node: n, plan: newPlan(n), memo: &memo{}}, nil
+	return &Expr{Text: text, Pos: pos, node: n, plan: newPlan(n)}, nil
 }
 
 // Selector compiles a condition so that Match means exactly what yq's

@@ -34,16 +34,17 @@ func main() {
 // live heap stays small (a few tenants and the held-back output): collecting
 // at eleven times the live heap, or at the soft limit when that comes first,
 // leaves the collector little to do (at 100 tenants of the bench fleet, 6
-// collections instead of 12 and about 8% less CPU), and the limit keeps a
-// large fleet under 200 MB. GOGC and GOMEMLIMIT, when set, are the user's.
+// collections instead of 12 and about 8% less CPU). The engine sets the limit
+// from the tenants it holds at once (render.Options.LimitMemory). GOGC and
+// GOMEMLIMIT, when set, are the user's.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(1000)
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(150 << 20)
-	}
 }
+
+// limitMemory: the engine may set the soft memory limit unless the user did.
+var limitMemory = os.Getenv("GOMEMLIMIT") == ""
 
 // errFindings makes a command exit 1 without printing anything more.
 var errFindings = errors.New("findings")
@@ -76,6 +77,7 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
 }
 
 func renderFlags(c *cobra.Command, o *render.Options) {
+	o.LimitMemory = limitMemory
 	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
