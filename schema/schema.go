@@ -76,7 +76,8 @@ func Check(o *manifest.Object) ([]Problem, error) {
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
-	if err := enc.Encode(o.Node); err != nil {
+	// The encoder drops inferable tags and sets quoting in place: encode a copy.
+	if err := enc.Encode((&manifest.Object{Node: o.Node}).Clone().Node); err != nil {
 		return nil, err
 	}
 	js, err := k8syaml.YAMLToJSON(buf.Bytes())

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/krender/krender/manifest"
 )
 
@@ -231,17 +233,39 @@ func TestKnown(t *testing.T) {
 	}
 }
 
-func TestCheckLeavesTheObjectAlone(t *testing.T) {
-	o := parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicass: 2\n")
-	before, err := manifest.Marshal([]*manifest.Object{o})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Check(o); err != nil {
-		t.Fatal(err)
-	}
-	after, _ := manifest.Marshal([]*manifest.Object{o})
-	if string(after) != string(before) {
-		t.Errorf("Check changed the object:\n%s\nwas\n%s", after, before)
+// Check must not change what it checks: stages read tags (zones' replicas
+// must be !!int, istio's flags !!bool), and quoting follows styles.
+func TestCheckLeavesTagsAndStyles(t *testing.T) {
+	for _, c := range []struct{ name, text string }{
+		{"valid", deployment},
+		{"with problems", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicass: 2\n  paused: \"true\"\n"},
+		{"with an alias", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: &l {app: p}\n  annotations: *l\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := parse(t, c.text)
+			// A string that reads as a number, as a stage makes one.
+			manifest.Put(manifest.Ensure(manifest.Ensure(o.Node, "metadata"), "labels"), "port", manifest.String("80"))
+			type state struct {
+				tag   string
+				style yaml.Style
+			}
+			var before []state
+			manifest.Walk(o.Node, func(n *yaml.Node) { before = append(before, state{n.Tag, n.Style}) })
+			if _, err := Check(o); err != nil {
+				t.Fatal(err)
+			}
+			i, changed := 0, 0
+			manifest.Walk(o.Node, func(n *yaml.Node) {
+				if now := (state{n.Tag, n.Style}); now != before[i] {
+					if changed++; changed == 1 {
+						t.Errorf("node %d:%d %q is now %+v, was %+v", n.Line, n.Column, n.Value, now, before[i])
+					}
+				}
+				i++
+			})
+			if changed > 1 {
+				t.Errorf("and %d more nodes changed", changed-1)
+			}
+		})
 	}
 }
