@@ -144,6 +144,58 @@ spec:
     ports:
     - containerPort: http
 `, []string{"9:7: v1 Pod: spec.containers.ports.containerPort must be int32, not string"}},
+		// The path has no indices: the item holding the wrong type is meant,
+		// not the first item with the key.
+		{"wrongly typed field in a later list item", `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: a
+    ports:
+    - containerPort: 80
+  - name: b
+    ports:
+    - containerPort: 81
+    - containerPort: http
+`, []string{"13:7: v1 Pod: spec.containers.ports.containerPort must be int32, not string"}},
+		{"wrongly typed list element", `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: a
+    args: [run]
+  - name: b
+    args: [run, 1]
+`, []string{"10:17: v1 Pod: spec.containers.args must be string, not number"}},
+		{"number too large in a later list item", `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: a
+    ports:
+    - containerPort: 80
+    - containerPort: 99999999999
+`, []string{"10:7: v1 Pod: spec.containers.ports.containerPort must be int32, not number 99999999999"}},
+		// Kubernetes reads yes as a boolean (YAML 1.1); the node says string.
+		{"YAML 1.1 boolean is reported at its key", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  hostname: yes\n",
+			[]string{"6:3: v1 Pod: spec.hostname must be string, not bool"}},
+		// The path names the embedded Go struct; the deepest key found is used.
+		{"type error under an inline struct is reported at the list", `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  volumes:
+  - name: c
+    configMap:
+      defaultMode: rw
+`, []string{"6:3: v1 Pod: spec.volumes.VolumeSource.configMap.defaultMode must be int32, not string"}},
 		// A type error's path names no map key: it is reported at the map.
 		{"wrongly typed label is reported at labels", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n    app.kubernetes.io/name: 1\n",
 			[]string{"5:3: v1 Pod: metadata.labels must be string, not number"}},
