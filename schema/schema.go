@@ -76,7 +76,8 @@ func Check(o *manifest.Object) ([]Problem, error) {
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
-	if err := enc.Encode(o.Node); err != nil {
+	// The encoder drops inferable tags and sets quoting in place: encode a copy.
+	if err := enc.Encode((&manifest.Object{Node: o.Node}).Clone().Node); err != nil {
 		return nil, err
 	}
 	js, err := k8syaml.YAMLToJSON(buf.Bytes())
@@ -89,7 +90,10 @@ func Check(o *manifest.Object) ([]Problem, error) {
 		node := o.Node
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			node = at(o.Node, te.Field)
+			node = typed(o.Node, strings.Split(te.Field, "."), te.Value)
+			if node == nil {
+				node = at(o.Node, te.Field)
+			}
 			err = fmt.Errorf("%s must be %s, not %s", te.Field, te.Type, te.Value)
 		}
 		out = append(out, Problem{node, fmt.Sprintf("%s %s: %s", o.APIVersion(), o.Kind(), strings.TrimPrefix(err.Error(), "json: "))})
@@ -141,4 +145,46 @@ func firstWith(seq *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// typed finds the node a type error is about: the key at path whose value
+// has JSON type want ("string", "number 1e400"), or the sequence item that
+// has it. The path names no indices, so every item along it is tried; nil
+// if none fits.
+func typed(n *yaml.Node, path []string, want string) *yaml.Node {
+	if n != nil && n.Kind == yaml.SequenceNode {
+		for _, item := range n.Content {
+			if k := typed(item, path, want); k != nil {
+				return k
+			}
+		}
+		return nil
+	}
+	k, v := manifest.KeyValue(n, path[0])
+	switch {
+	case k == nil:
+		return nil
+	case len(path) > 1:
+		return typed(v, path[1:], want)
+	case isJSON(v, want):
+		return k
+	case v.Kind == yaml.SequenceNode:
+		for _, item := range v.Content {
+			if isJSON(item, want) {
+				return item
+			}
+		}
+	}
+	return nil
+}
+
+// isJSON reports whether n becomes the JSON value a type error names:
+// "string", "object", "number", or "number 1e400" for that number.
+func isJSON(n *yaml.Node, t string) bool {
+	is := map[string]string{"!!map": "object", "!!seq": "array", "!!str": "string",
+		"!!int": "number", "!!float": "number", "!!bool": "bool"}[n.ShortTag()]
+	if lit, ok := strings.CutPrefix(t, is+" "); ok && is != "" {
+		return n.Value == lit
+	}
+	return is != "" && t == is
 }
