@@ -301,11 +301,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e, err := render.New(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	findings, _, err := lint.Run(e)
+	findings, _, err := lint.Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -213,8 +213,9 @@ spec:
 `, []string{"1:1: v1 Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"}},
 		{"key JSON cannot hold is reported at the object", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  ? [a, b]\n  : c\n",
 			[]string{`1:1: yaml: invalid map key: []interface {}{"a", "b"}`}},
-		// v1 List is built in, but its items are raw: they are not judged.
-		{"List items are not checked", `apiVersion: v1
+		// manifest.Parse makes each item of a List an object of its own, and
+		// Check judges that item like any object.
+		{"a List's item is checked as its own object", `apiVersion: v1
 kind: List
 items:
 - apiVersion: v1
@@ -223,7 +224,7 @@ items:
     name: p
   spec:
     bogus: 1
-`, nil},
+`, []string{`9:5: unknown field "spec.bogus": v1 Pod has no such field`}},
 		{"List's own fields are checked", "apiVersion: v1\nkind: List\nitemz: []\n",
 			[]string{`3:1: unknown field "itemz": v1 List has no such field`}},
 	} {
