@@ -20,7 +20,7 @@ import (
 
 // Modes of an inject entry.
 const (
-	ModeMerge  = "merge"  // deep merge, named lists by name (the default)
+	ModeMerge  = "merge"  // deep merge, lists by their Kubernetes merge key (the default)
 	ModeAppend = "append" // yq's `+=`, exactly
 )
 
@@ -204,7 +204,11 @@ func (e *entry) targets(o *manifest.Object) ([]*yaml.Node, error) {
 // put lays the fragment over one target, keeping the target's pointer.
 func (e *entry) put(o *manifest.Object, t *yaml.Node) error {
 	if !e.append {
-		merge(t, e.frag.node, func(n *yaml.Node) { o.Adopt(n, e.frag.src) })
+		s := containerShape
+		if e.into != nil {
+			s = shapeAt(o, t)
+		}
+		merge(t, e.frag.node, s, func(n *yaml.Node) { o.Adopt(n, e.frag.src) })
 		return nil
 	}
 	before := o.Pos(t)

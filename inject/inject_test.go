@@ -180,7 +180,7 @@ volumes:
 ports: [8080]
 `)
 	adopted := 0
-	merge(dst, frag, func(*yaml.Node) { adopted++ })
+	merge(dst, frag, nil, func(*yaml.Node) { adopted++ }) // of unknown type: lists merge on name
 	got, err := manifest.Marshal([]*manifest.Object{{Node: dst}})
 	if err != nil {
 		t.Fatal(err)

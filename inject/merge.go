@@ -6,22 +6,25 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
-// merge lays frag over dst the way a Kubernetes user reads a patch: mappings
-// merge key by key, lists of named items (containers, env, volumeMounts,
-// volumes, ports...) merge item by item on `name`, and anything else in the
-// fragment replaces what dst had. Of two items with one name, a container
-// takes the fragment's fields one by one; any other item is replaced whole,
-// because its fields are often alternatives (an env var's value or
-// valueFrom, a volume's source) that must not end up side by side. yq has no
-// operator that merges lists by a key, hence Go. Copies of fragment nodes
-// are passed to adopt so that their positions keep naming the fragment file.
-// dst stays the same pointer.
-func merge(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
-	switch {
+// merge lays frag over dst as a strategic merge patch would: mappings merge
+// key by key, lists item by item on the field's patchMergeKey in the
+// k8s.io/api type s (volumeMounts on mountPath, ports on containerPort, env
+// and volumes on name), so a fragment's mount at a path the container
+// already mounts replaces it rather than adding a second one the API server
+// rejects. Where s is unknown (custom resources), lists of named items merge
+// on name. Lists without a key, and anything else, replace what dst had. Of
+// two items with one key, a container takes the fragment's fields one by
+// one; any other item is replaced whole, because its fields are often
+// alternatives (an env var's value or valueFrom, a volume's source) that
+// must not end up side by side. yq has no operator that merges lists by a
+// key, hence Go. Copies of fragment nodes are passed to adopt so that their
+// positions keep naming the fragment file. dst stays the same pointer.
+func merge(dst, frag *yaml.Node, s *shape, adopt func(*yaml.Node)) {
+	switch key := s.mergeKey(); {
 	case dst.Kind == yaml.MappingNode && frag.Kind == yaml.MappingNode:
-		mergeMaps(dst, frag, adopt)
-	case named(dst) && named(frag):
-		mergeNamed(dst, frag, adopt)
+		mergeMaps(dst, frag, s, adopt)
+	case keyed(dst, key) && keyed(frag, key):
+		mergeList(dst, frag, key, s, adopt)
 	default:
 		c := clone(frag)
 		*dst = *c
@@ -29,7 +32,7 @@ func merge(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
 	}
 }
 
-func mergeMaps(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
+func mergeMaps(dst, frag *yaml.Node, s *shape, adopt func(*yaml.Node)) {
 	for i := 0; i+1 < len(frag.Content); i += 2 {
 		k, v := frag.Content[i], frag.Content[i+1]
 		_, dv := manifest.KeyValue(dst, k.Value)
@@ -40,23 +43,23 @@ func mergeMaps(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
 			dst.Content = append(dst.Content, ck, cv)
 			continue
 		}
-		merge(dv, v, adopt)
+		merge(dv, v, s.field(k.Value, dv.Kind == yaml.SequenceNode), adopt)
 	}
 }
 
-func mergeNamed(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
+func mergeList(dst, frag *yaml.Node, key string, s *shape, adopt func(*yaml.Node)) {
 	for _, item := range frag.Content {
-		name := manifest.ScalarAt(item, "name")
+		id := manifest.ScalarAt(item, key)
 		var same *yaml.Node
 		for _, d := range dst.Content {
-			if manifest.ScalarAt(d, "name") == name {
+			if manifest.ScalarAt(d, key) == id {
 				same = d
 				break
 			}
 		}
 		switch {
 		case same != nil && manifest.Value(same, "image") != nil:
-			mergeMaps(same, item, adopt)
+			mergeMaps(same, item, s.item(), adopt)
 			continue
 		case same != nil:
 			c := clone(item)
@@ -70,14 +73,14 @@ func mergeNamed(dst, frag *yaml.Node, adopt func(*yaml.Node)) {
 	}
 }
 
-// named reports whether n is a non-empty list whose items all are mappings
-// with a `name`, the shape Kubernetes merges by name.
-func named(n *yaml.Node) bool {
-	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+// keyed reports whether n is a non-empty list whose items all are mappings
+// with a scalar key, the shape Kubernetes merges by that key.
+func keyed(n *yaml.Node, key string) bool {
+	if key == "" || n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
 		return false
 	}
 	for _, item := range n.Content {
-		if item.Kind != yaml.MappingNode || manifest.ScalarAt(item, "name") == "" {
+		if item.Kind != yaml.MappingNode || manifest.ScalarAt(item, key) == "" {
 			return false
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/profiles"
 )
@@ -36,8 +38,6 @@ func typeNames() string {
 
 var (
 	placeholderName = regexp.MustCompile(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$`)
-	hostnameLabel   = regexp.MustCompile(`^[A-Za-z0-9](?:[-A-Za-z0-9]{0,61}[A-Za-z0-9])?$`)
-	dnsLabel        = regexp.MustCompile(`^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$`)
 	integer         = regexp.MustCompile(`^-?[0-9]+$`)
 )
 
@@ -104,20 +104,33 @@ func checkInt(v string) string {
 	return ""
 }
 
+// checkHostname checks label by label because IsDNS1123Subdomain does not
+// limit a label to 63 characters. Host names are case-insensitive, so upper
+// case is accepted; only ASCII is folded, since Unicode folding turns the
+// Kelvin sign into a 'k'.
 func checkHostname(v string) string {
-	if len(v) > 253 {
+	if len(v) > validation.DNS1123SubdomainMaxLength {
 		return "is longer than the 253 characters of a host name"
 	}
 	for _, l := range strings.Split(v, ".") {
-		if !hostnameLabel.MatchString(l) {
+		if len(validation.IsDNS1123Label(asciiLower(l))) > 0 {
 			return "is not a host name (dot-separated labels of letters, digits and '-', at most 63 each)"
 		}
 	}
 	return ""
 }
 
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
 func checkDNSLabel(v string) string {
-	if !dnsLabel.MatchString(v) {
+	if len(validation.IsDNS1123Label(v)) > 0 {
 		return "is not a DNS label (at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit)"
 	}
 	return ""

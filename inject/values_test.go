@@ -23,6 +23,10 @@ func TestFillAcceptsWellTypedValues(t *testing.T) {
 		{"-1", "int"},
 		{"fs-0123456789abcdef0.efs.ap-northeast-2.amazonaws.com", "hostname"},
 		{"db", "hostname"},
+		{"Fs-1.EFS.Example.com", "hostname"}, // host names are case-insensitive
+		{strings.Repeat("a", 63) + ".com", "hostname"},
+		{strings.Repeat(strings.Repeat("a", 63)+".", 3) + strings.Repeat("a", 61), "hostname"}, // 253
+		{strings.Repeat("a", 63), "dns-label"},
 		{"tenant-a", "dns-label"},
 		{"/mnt/efs", "path"},
 		{"data/v1.2", "path"},
@@ -51,7 +55,14 @@ func TestFillRejects(t *testing.T) {
 		{"a..b", "hostname", "is not a host name"},
 		{"-a.example.com", "hostname", "is not a host name"},
 		{strings.Repeat("a", 64) + ".com", "hostname", "is not a host name"},
+		{"\u212aube.example.com", "hostname", "is not a host name"}, // Kelvin sign, which Unicode folds to 'k'
+		{"a_b.example.com", "hostname", "is not a host name"},
+		{"example.com.", "hostname", "is not a host name"},
+		{strings.Repeat(strings.Repeat("a", 63)+".", 3) + strings.Repeat("a", 62), "hostname", "longer than the 253 characters"},
 		{"Tenant", "dns-label", "is not a DNS label"},
+		{"tenant-", "dns-label", "is not a DNS label"},
+		{"a.b", "dns-label", "is not a DNS label"},
+		{strings.Repeat("a", 64), "dns-label", "is not a DNS label"},
 		{"-rf", "path", "start with '-'"},
 		{"/mnt/my dir", "path", "contains a space"},
 		{"", "string", "is empty"},

@@ -1,0 +1,153 @@
+package inject
+
+import (
+	"reflect"
+	"slices"
+	"sync"
+
+	"go.yaml.in/yaml/v4"
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	batchv1 "k8s.io/api/batch/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	nodev1 "k8s.io/api/node/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/krender/krender/manifest"
+)
+
+// scheme resolves apiVersion/kind to a k8s.io/api type. It holds the groups
+// package schema checks (whose scheme is unexported; a test keeps the two in
+// step). Built on first use: renders without `into:` targets never need it.
+var scheme = sync.OnceValue(func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{
+		corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme,
+		autoscalingv2.AddToScheme, networkingv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme,
+		storagev1.AddToScheme, schedulingv1.AddToScheme, coordinationv1.AddToScheme, discoveryv1.AddToScheme,
+		nodev1.AddToScheme,
+	} {
+		if err := add(s); err != nil {
+			panic(err)
+		}
+	}
+	return s
+})
+
+// shape is what the k8s.io/api types say about a node: the patch metadata of
+// a mapping's type, or of a list's items together with the list's merge key
+// (the patchMergeKey tag, "" for lists Kubernetes replaces). A nil shape is
+// a node of unknown type, where lists of named items merge on `name`.
+type shape struct {
+	meta strategicpatch.LookupPatchMeta
+	key  string
+}
+
+// containerShape is the shape of a `container:` target; custom resources
+// that embed containers (Argo Rollouts) use corev1.Container too.
+var containerShape = &shape{meta: strategicpatch.PatchMetaFromStruct{T: reflect.TypeFor[corev1.Container]()}}
+
+// field is the shape of the value of key name in a mapping of shape s. A
+// field the type does not have is of unknown shape.
+func (s *shape) field(name string, list bool) *shape {
+	if s == nil {
+		return nil
+	}
+	if !list {
+		m, _, err := s.meta.LookupPatchMetadataForStruct(name)
+		if err != nil {
+			return nil
+		}
+		return &shape{meta: m}
+	}
+	m, pm, err := s.meta.LookupPatchMetadataForSlice(name)
+	if err != nil {
+		return nil
+	}
+	key := pm.GetPatchMergeKey()
+	if !slices.Contains(pm.GetPatchStrategies(), "merge") { // a strategic merge patch replaces such lists
+		key = ""
+	}
+	return &shape{meta: m, key: key}
+}
+
+// item is the shape of an item of a list of shape s.
+func (s *shape) item() *shape {
+	if s == nil {
+		return nil
+	}
+	return &shape{meta: s.meta}
+}
+
+// mergeKey is the key the items of a list of shape s merge on.
+func (s *shape) mergeKey() string {
+	if s == nil {
+		return "name"
+	}
+	return s.key
+}
+
+// shapeAt is the shape of target, a node of o found by an `into:` path: the
+// type of o's kind followed along the keys from the root to target. Nil for
+// kinds k8s.io/api does not have (custom resources) and nodes off the tree.
+func shapeAt(o *manifest.Object, target *yaml.Node) *shape {
+	gv, err := schema.ParseGroupVersion(o.APIVersion())
+	if err != nil {
+		return nil
+	}
+	typ, ok := scheme().AllKnownTypes()[gv.WithKind(o.Kind())] // New would allocate an object
+	if !ok {
+		return nil
+	}
+	path := pathTo(o.Node, target)
+	if path == nil {
+		return nil
+	}
+	s := &shape{meta: strategicpatch.PatchMetaFromStruct{T: typ}}
+	for i := 0; i+1 < len(path); i++ {
+		parent, child := path[i], path[i+1]
+		if parent.Kind == yaml.SequenceNode {
+			s = s.item()
+			continue
+		}
+		for j := 0; j+1 < len(parent.Content); j += 2 {
+			if parent.Content[j+1] == child {
+				s = s.field(parent.Content[j].Value, child.Kind == yaml.SequenceNode)
+				break
+			}
+		}
+	}
+	return s
+}
+
+// pathTo is the chain of nodes from n down to target (both included), going
+// through mapping values and list items only; nil if target is not there.
+func pathTo(n, target *yaml.Node) []*yaml.Node {
+	if n == target {
+		return []*yaml.Node{n}
+	}
+	first, step := 0, 1 // list items
+	switch n.Kind {
+	case yaml.MappingNode:
+		first, step = 1, 2 // values
+	case yaml.SequenceNode:
+	default:
+		return nil
+	}
+	for i := first; i < len(n.Content); i += step {
+		if p := pathTo(n.Content[i], target); p != nil {
+			return append([]*yaml.Node{n}, p...)
+		}
+	}
+	return nil
+}
