@@ -43,15 +43,16 @@ func (e *Engine) renderAt(i int) (*manifest.Set, error) {
 	return s, nil
 }
 
-// each renders the units in parallel, turns each set into a T on the same
+// Map renders the units in parallel, turns each set into a T on the same
 // goroutine (so that encoding is parallel too), and hands those to emit in
 // unit order. Output therefore does not depend on the number of workers.
-func each[T any](e *Engine, res *Result, conv func(*manifest.Set) (T, error), emit func(T) error) error {
+func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) error) (*Result, error) {
 	type unit struct {
 		notes []filepos.Note
 		v     T
 	}
-	return inOrder(len(e.Units), e.workers(), e.window(),
+	res := &Result{}
+	err := inOrder(len(e.Units), e.workers(), e.window(),
 		func(i int) (unit, error) {
 			s, err := e.renderAt(i)
 			if err != nil {
@@ -64,17 +65,16 @@ func each[T any](e *Engine, res *Result, conv func(*manifest.Set) (T, error), em
 			res.add(u.notes)
 			return emit(u.v)
 		})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Each renders every unit and hands each set to f, in unit order and on the
 // calling goroutine; the units themselves render in parallel.
 func (e *Engine) Each(f func(*manifest.Set) error) (*Result, error) {
-	res := &Result{}
-	err := each(e, res, func(s *manifest.Set) (*manifest.Set, error) { return s, nil }, f)
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return Map(e, func(s *manifest.Set) (*manifest.Set, error) { return s, nil }, f)
 }
 
 // encoded is one unit's part of the output stream.
@@ -112,11 +112,10 @@ func encodeSet(s *manifest.Set, size *atomic.Int64) (encoded, error) {
 func (e *Engine) WriteStream(w io.Writer) (*Result, error) {
 	sp := &spool{}
 	defer sp.Close()
-	res := &Result{}
 	started := false
 	var size atomic.Int64
 	encode := func(s *manifest.Set) (encoded, error) { return encodeSet(s, &size) }
-	err := each(e, res, encode, func(u encoded) error {
+	res, err := Map(e, encode, func(u encoded) error {
 		if len(u.body) == 0 {
 			return nil
 		}
@@ -186,8 +185,7 @@ func marshalFiles(s *manifest.Set) ([]objectFile, error) {
 // rejecting two objects that would land in the same file.
 func (e *Engine) eachFile(f func(name string, text []byte) error) (*Result, error) {
 	from := map[string]filepos.Pos{}
-	res := &Result{}
-	err := each(e, res, marshalFiles, func(files []objectFile) error {
+	return Map(e, marshalFiles, func(files []objectFile) error {
 		for _, o := range files {
 			if prev, dup := from[o.name]; dup {
 				return filepos.Errorf(o.pos, "%s %q is rendered twice into %s (first from %s); names must be unique per tenant",
@@ -200,10 +198,6 @@ func (e *Engine) eachFile(f func(name string, text []byte) error) (*Result, erro
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 // Files renders everything as one file per object, keyed by relative path.
