@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/afero"
+
 	"github.com/krender/krender/render"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, render.DirFS(dir))
+	code := run(args, &out, &errb, render.DirFS(dir), afero.NewOsFs())
 	return out.String(), errb.String(), code
 }
 
