@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/krender/krender/output"
 	"github.com/krender/krender/render"
 )
 
@@ -39,7 +40,7 @@ func renderTo(t *testing.T, fsys render.FS, opts render.Options) string {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if _, err := e.WriteStream(&out); err != nil {
+	if _, err := output.WriteStream(e, &out); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()

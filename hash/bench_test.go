@@ -10,6 +10,7 @@ import (
 
 	"github.com/krender/krender/hash"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
 )
@@ -100,7 +101,7 @@ func BenchmarkRender(b *testing.B) {
 					b.Fatal(err)
 				}
 				var out bytes.Buffer
-				if _, err := e.WriteStream(&out); err != nil {
+				if _, err := output.WriteStream(e, &out); err != nil {
 					b.Fatal(err)
 				}
 				if i == 0 {

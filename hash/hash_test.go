@@ -13,6 +13,7 @@ import (
 
 	"github.com/krender/krender/hash"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/output"
 	"github.com/krender/krender/render"
 )
 
@@ -179,7 +180,7 @@ func renderRoll(t *testing.T, mode string, set ...string) (cm, podTemplate map[s
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if _, err := e.WriteStream(&out); err != nil {
+	if _, err := output.WriteStream(e, &out); err != nil {
 		t.Fatal(err)
 	}
 	objs := decodeAll(t, out.Bytes())

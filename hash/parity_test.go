@@ -16,6 +16,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/output"
 	"github.com/krender/krender/render"
 )
 
@@ -43,7 +44,7 @@ func renderDir(t *testing.T, dir, profile string, paths ...string) ([]map[string
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	res, err := e.WriteStream(&out)
+	res, err := output.WriteStream(e, &out)
 	if err != nil {
 		t.Fatal(err)
 	}

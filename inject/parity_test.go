@@ -11,6 +11,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
 )
@@ -99,7 +100,7 @@ func TestShellPipelineParity(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if _, err := e.WriteStream(&got); err != nil {
+	if _, err := output.WriteStream(e, &got); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want) {

@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"io"
 	"testing"
 
 	"github.com/krender/krender/internal/fleetgen"
@@ -77,24 +76,6 @@ func BenchmarkStages(b *testing.B) {
 				}
 			}
 			perObject(b, len(e.Templates))
-		})
-	}
-}
-
-// BenchmarkWriteStream is a whole fleet to one stream on every core: the
-// per-object cost should not grow with the number of tenants.
-func BenchmarkWriteStream(b *testing.B) {
-	for _, tenants := range []int{10, 100} {
-		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
-		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
-			e := fleetEngine(b, f, Options{})
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := e.WriteStream(io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
-			perObject(b, f.Objects())
 		})
 	}
 }

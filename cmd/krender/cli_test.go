@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/afero"
+
 	"github.com/krender/krender/render"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, render.DirFS(dir))
+	code := run(args, &out, &errb, render.DirFS(dir), afero.NewOsFs())
 	return out.String(), errb.String(), code
 }
 
@@ -215,5 +217,42 @@ func TestCheckAgainstCommittedDir(t *testing.T) {
 
 	if _, errs, code := runIn(t, dir, "render", "-p", "p.yaml", "a.yaml", "--update"); code != 2 || !strings.Contains(errs, "--update goes with --check") {
 		t.Fatalf("--update alone: exit %d, %s", code, errs)
+	}
+}
+
+// TestOutputThroughGivenFS: -o, --check and --update write and read only
+// through the file system run is given, and its errors reach the user.
+func TestOutputThroughGivenFS(t *testing.T) {
+	src := render.MapFS{
+		"p.yaml": {Data: []byte("vars: {V: one}\ntenants:\n  t1: {}\n")},
+		"a.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n")},
+	}
+	mem := afero.NewMemMapFs()
+	runMem := func(out afero.Fs, args ...string) (string, string, int) {
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr, src, out)
+		return stdout.String(), stderr.String(), code
+	}
+	if out, errs, code := runMem(mem, "render", "-p", "p.yaml", "-o", "rendered", "a.yaml"); code != 0 || out != "" {
+		t.Fatalf("-o: exit %d, %q, %s", code, out, errs)
+	}
+	if b, err := afero.ReadFile(mem, "rendered/t1/configmap-a.yaml"); err != nil || !strings.Contains(string(b), "v: one") {
+		t.Fatalf("-o wrote %q, %v", b, err)
+	}
+	if _, err := os.Stat("rendered"); !os.IsNotExist(err) {
+		t.Fatalf("-o reached the real file system: %v", err)
+	}
+	if out, _, code := runMem(mem, "render", "-p", "p.yaml", "--set", "V=two", "--check", "rendered", "a.yaml"); code != 1 || !strings.Contains(out, "+  v: two") {
+		t.Fatalf("--check: exit %d, %q", code, out)
+	}
+	if _, errs, code := runMem(mem, "render", "-p", "p.yaml", "--set", "V=two", "--check", "rendered", "--update", "a.yaml"); code != 0 {
+		t.Fatalf("--update: exit %d, %s", code, errs)
+	}
+	if out, _, code := runMem(mem, "render", "-p", "p.yaml", "--set", "V=two", "--check", "rendered", "a.yaml"); code != 0 || out != "" {
+		t.Fatalf("--check after --update: exit %d, %q", code, out)
+	}
+	out, errs, code := runMem(afero.NewReadOnlyFs(mem), "render", "-p", "p.yaml", "-o", "elsewhere", "a.yaml")
+	if code != 2 || out != "" || !strings.Contains(errs, "operation not permitted") {
+		t.Fatalf("read-only: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/afero"
+
 	"github.com/krender/krender/render"
 )
 
@@ -49,7 +51,7 @@ func TestGolden(t *testing.T) {
 func runCase(t *testing.T, dir string, args []string) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, render.DirFS(dir))
+	code := run(args, &out, &errb, render.DirFS(dir), afero.NewMemMapFs()) // a case never writes to the tree
 	return out.String(), errb.String() + fmt.Sprintf("exit status %d\n", code)
 }
 

@@ -10,10 +10,12 @@ import (
 	"runtime/debug"
 
 	"github.com/mattn/go-isatty"
+	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/lint"
+	"github.com/krender/krender/output"
 	"github.com/krender/krender/render"
 )
 
@@ -26,7 +28,7 @@ const (
 
 func main() {
 	tuneGC()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, render.OSFS{}))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, render.OSFS{}, afero.NewOsFs()))
 }
 
 // tuneGC trades memory for CPU time. A render lasts seconds and the YAML
@@ -49,8 +51,10 @@ var limitMemory = os.Getenv("GOMEMLIMIT") == ""
 // errFindings makes a command exit 1 without printing anything more.
 var errFindings = errors.New("findings")
 
-// run is the whole CLI; tests call it in-process.
-func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
+// run is the whole CLI; tests call it in-process. Templates and profiles are
+// read from fsys; -o DIR, --check DIR and the spool of a large stream go
+// through outFS.
+func run(args []string, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) int {
 	root := &cobra.Command{
 		Use:           "krender",
 		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
@@ -60,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys), checkCmd(stdout, stderr, fsys))
+	root.AddCommand(renderCmd(stdout, stderr, fsys, outFS), varsCmd(stdout, fsys), checkCmd(stdout, stderr, fsys))
 	err := root.Execute()
 	switch {
 	case err == nil:
@@ -95,7 +99,7 @@ func (f shardFlag) Set(v string) (err error) {
 	return err
 }
 
-func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
+func renderCmd(stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) *cobra.Command {
 	var o render.Options
 	var out, check string
 	var update bool
@@ -111,13 +115,14 @@ func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			w := output.Writer{FS: outFS}
 			var res *render.Result
 			switch {
 			case check != "" && update:
-				res, err = e.WriteDir(check)
+				res, err = w.WriteDir(e, check)
 			case check != "":
-				var d *render.Diff
-				if d, res, err = e.Compare(check); err == nil {
+				var d *output.Diff
+				if d, res, err = w.Compare(e, check); err == nil {
 					printNotes(stderr, res)
 					if !d.Empty() {
 						d.Write(stdout, check, isTerminal(stdout))
@@ -126,9 +131,9 @@ func renderCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 					return nil
 				}
 			case out == "" || out == "-":
-				res, err = e.WriteStream(stdout)
+				res, err = w.WriteStream(e, stdout)
 			default:
-				res, err = e.WriteDir(out)
+				res, err = w.WriteDir(e, out)
 			}
 			if err != nil {
 				return err

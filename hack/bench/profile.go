@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/output"
 	"github.com/krender/krender/render"
 )
 
@@ -31,7 +32,7 @@ func profileRender(dir, out string) error {
 	}
 	defer pprof.StopCPUProfile()
 	for range 3 {
-		if _, err := e.WriteStream(io.Discard); err != nil {
+		if _, err := output.WriteStream(e, io.Discard); err != nil {
 			return err
 		}
 	}

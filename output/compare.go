@@ -1,15 +1,18 @@
-package render
+package output
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/afero"
+
+	"github.com/krender/krender/render"
 )
 
 // Diff is how a render differs from a directory written by `-o DIR`.
@@ -28,14 +31,14 @@ func (d *Diff) Empty() bool {
 
 // Compare renders everything and compares it with dir (the golden copy a
 // repository commits next to its templates).
-func (e *Engine) Compare(dir string) (*Diff, *Result, error) {
-	files, order, res, err := e.Files()
+func (w Writer) Compare(e *render.Engine, dir string) (*Diff, *render.Result, error) {
+	files, order, res, err := Files(e)
 	if err != nil {
 		return nil, nil, err
 	}
 	d := &Diff{patches: map[string]string{}}
-	have, err := readTree(dir)
-	if os.IsNotExist(err) {
+	have, err := readTree(w.fs(), dir)
+	if errors.Is(err, fs.ErrNotExist) {
 		d.NoDir = true
 		d.Missing = order
 		return d, res, nil
@@ -61,16 +64,16 @@ func (e *Engine) Compare(dir string) (*Diff, *Result, error) {
 	return d, res, nil
 }
 
-func readTree(dir string) (map[string]string, error) {
-	if _, err := os.Stat(dir); err != nil {
+func readTree(fsys afero.Fs, dir string) (map[string]string, error) {
+	if _, err := fsys.Stat(dir); err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, ent fs.DirEntry, err error) error {
-		if err != nil || ent.IsDir() || !strings.HasSuffix(p, ".yaml") {
+	err := afero.Walk(fsys, dir, func(p string, info fs.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
 		}
-		b, err := os.ReadFile(p)
+		b, err := afero.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}

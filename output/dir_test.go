@@ -1,0 +1,288 @@
+package output
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+
+	"github.com/spf13/afero"
+
+	"github.com/krender/krender/render"
+)
+
+const (
+	threeTenants = "vars: {V: one}\ntenants:\n  t1:\n    vars: {X: a}\n  t2:\n    vars: {X: b}\n  t3:\n    vars: {X: c}\n"
+	twoMaps      = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels: {x: \"${X}\"}\ndata:\n  v: ${V}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
+)
+
+// engine builds an engine over files held in memory.
+func engine(t testing.TB, files map[string]string, set ...string) *render.Engine {
+	t.Helper()
+	fsys := render.MapFS{}
+	for name, text := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(text)}
+	}
+	e, err := render.New(fsys, render.Options{Profile: "p.yaml", Paths: []string{"a.yaml"}, Set: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// tree is every file and directory under root: contents, and "/" for a directory.
+func tree(t *testing.T, fsys afero.Fs, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := afero.Walk(fsys, root, func(p string, info fs.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			out[filepath.ToSlash(p)] = "/"
+			return nil
+		}
+		b, err := afero.ReadFile(fsys, p)
+		out[filepath.ToSlash(p)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// noTemporaries fails when a temporary sibling of dir is left in parent.
+func noTemporaries(t *testing.T, fsys afero.Fs, parent, dir string) {
+	t.Helper()
+	ents, err := afero.ReadDir(fsys, parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ent := range ents {
+		if strings.HasPrefix(ent.Name(), "."+dir+".") {
+			t.Errorf("temporary %s left behind", ent.Name())
+		}
+	}
+}
+
+// A directory written before, with a file no render produces, to be replaced.
+func oldDir(t *testing.T, fsys afero.Fs) map[string]string {
+	t.Helper()
+	for name, text := range map[string]string{"out/t1/configmap-a.yaml": "old a\n", "out/t1/configmap-old.yaml": "gone\n"} {
+		if err := fsys.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := afero.WriteFile(fsys, name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tree(t, fsys, "out")
+}
+
+func TestWriteDirReplacesTheDirectory(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	oldDir(t, mem)
+	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
+	if _, err := (Writer{FS: mem}).WriteDir(e, "out"); err != nil {
+		t.Fatal(err)
+	}
+	files, order, _, err := Files(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"out": "/"}
+	for _, name := range order {
+		want["out/"+filepath.Dir(name)] = "/"
+		want["out/"+name] = string(files[name])
+	}
+	if got := tree(t, mem, "out"); !reflect.DeepEqual(got, want) {
+		t.Fatalf("out holds\n%v\nwant\n%v", got, want)
+	}
+	if len(order) != 6 || !strings.Contains(want["out/t2/configmap-a.yaml"], `{x: "b"}`) {
+		t.Fatalf("unexpected render: %v", order)
+	}
+	info, err := mem.Stat("out")
+	if err != nil || info.Mode().Perm() != 0o755 {
+		t.Fatalf("out: %v %v, want mode 0755", info, err)
+	}
+	noTemporaries(t, mem, ".", "out")
+}
+
+// creates counts the files opened for writing, so that a test can prove a
+// failure came after some were written.
+type creates struct {
+	afero.Fs
+	n int
+}
+
+func (c *creates) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	if flag&os.O_CREATE != 0 {
+		c.n++
+	}
+	return c.Fs.OpenFile(name, flag, perm)
+}
+
+func TestWriteDirFailureLeavesDirUntouched(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	before := oldDir(t, mem)
+	// t3 does not define X: it fails after t1 and t2 were written.
+	prof := strings.Replace(threeTenants, "vars: {X: c}", "vars: {Y: c}", 1)
+	e := engine(t, map[string]string{"p.yaml": prof, "a.yaml": twoMaps})
+	fsys := &creates{Fs: mem}
+	_, err := (Writer{FS: fsys}).WriteDir(e, "out")
+	if err == nil || !strings.Contains(err.Error(), "(tenant t3)") {
+		t.Fatalf("want t3's error, got %v", err)
+	}
+	if fsys.n != 4 {
+		t.Fatalf("%d files written before the failure, want t1's and t2's 4", fsys.n)
+	}
+	if after := tree(t, mem, "out"); !reflect.DeepEqual(after, before) {
+		t.Fatalf("a failed render changed out:\n%v\nwas\n%v", after, before)
+	}
+	noTemporaries(t, mem, ".", "out")
+}
+
+// renameFails fails the renames that match.
+type renameFails struct {
+	afero.Fs
+	fail func(from, to string) bool
+}
+
+func (r renameFails) Rename(from, to string) error {
+	if r.fail(from, to) {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EXDEV}
+	}
+	return r.Fs.Rename(from, to)
+}
+
+func TestWriteDirFailedSwapRestoresOldDir(t *testing.T) {
+	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
+	for name, fail := range map[string]func(from, to string) bool{
+		"new into place": func(from, to string) bool { return to == "out" && !strings.HasSuffix(from, ".old") },
+		"old aside":      func(from, to string) bool { return from == "out" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			mem := afero.NewMemMapFs()
+			before := oldDir(t, mem)
+			_, err := (Writer{FS: renameFails{mem, fail}}).WriteDir(e, "out")
+			if !errors.Is(err, syscall.EXDEV) {
+				t.Fatalf("want the rename's error, got %v", err)
+			}
+			if after := tree(t, mem, "out"); !reflect.DeepEqual(after, before) {
+				t.Fatalf("out is not the old directory:\n%v\nwas\n%v", after, before)
+			}
+			noTemporaries(t, mem, ".", "out")
+		})
+	}
+}
+
+// full fails every write once budget bytes have been written, like a disk
+// filling up.
+type full struct {
+	afero.Fs
+	budget *int
+}
+
+func (f full) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	file, err := f.Fs.OpenFile(name, flag, perm)
+	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+		return file, err
+	}
+	return fullFile{file, f.budget}, nil
+}
+
+type fullFile struct {
+	afero.File
+	budget *int
+}
+
+func (f fullFile) Write(p []byte) (int, error) {
+	if len(p) > *f.budget {
+		return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+	}
+	*f.budget -= len(p)
+	return f.File.Write(p)
+}
+
+func TestWriteDirWriteErrorSurfaces(t *testing.T) {
+	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
+	mem := afero.NewMemMapFs()
+	before := oldDir(t, mem)
+	budget := 150 // a few files' worth
+	_, err := (Writer{FS: full{mem, &budget}}).WriteDir(e, "out")
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("want the write's error, got %v", err)
+	}
+	if after := tree(t, mem, "out"); !reflect.DeepEqual(after, before) {
+		t.Fatalf("a failed write changed out:\n%v\nwas\n%v", after, before)
+	}
+	noTemporaries(t, mem, ".", "out")
+
+	_, err = (Writer{FS: afero.NewReadOnlyFs(mem)}).WriteDir(e, "out")
+	if !errors.Is(err, syscall.EPERM) {
+		t.Fatalf("read-only file system: got %v", err)
+	}
+}
+
+// --check compares with a directory -o wrote, --update rewrites it.
+func TestCompareAndUpdate(t *testing.T) {
+	mem := afero.NewMemMapFs()
+	w := Writer{FS: mem}
+	files := map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps}
+	one, two := engine(t, files), engine(t, files, "V=two")
+
+	d, _, err := w.Compare(one, "golden")
+	if err != nil || !d.NoDir || d.Empty() || len(d.Missing) != 6 {
+		t.Fatalf("no directory: %+v, %v", d, err)
+	}
+	if _, err := w.WriteDir(one, "golden"); err != nil { // --update
+		t.Fatal(err)
+	}
+	if d, _, err = w.Compare(one, "golden"); err != nil || !d.Empty() {
+		t.Fatalf("just written: %+v, %v", d, err)
+	}
+
+	d, _, err = w.Compare(two, "golden")
+	if err != nil || d.Empty() || len(d.Changed) != 3 || d.Changed[0] != "t1/configmap-a.yaml" {
+		t.Fatalf("V changed: %+v, %v", d, err)
+	}
+	var out strings.Builder
+	d.Write(&out, "golden", false)
+	wantPatch := "--- golden/t1/configmap-a.yaml\n+++ rendered/t1/configmap-a.yaml\n"
+	if !strings.Contains(out.String(), wantPatch) || !strings.Contains(out.String(), "-  v: one\n+  v: two\n") ||
+		!strings.HasSuffix(out.String(), "3 changed, 0 missing, 0 extra\n") {
+		t.Fatalf("diff:\n%s", out.String())
+	}
+
+	if err := mem.Remove("golden/t2/configmap-b.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if err := afero.WriteFile(mem, "golden/t2/configmap-old.yaml", []byte("kind: ConfigMap\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := afero.WriteFile(mem, "golden/README", []byte("not yaml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, _, err = w.Compare(one, "golden")
+	if err != nil || len(d.Changed) != 0 || !reflect.DeepEqual(d.Missing, []string{"t2/configmap-b.yaml"}) ||
+		!reflect.DeepEqual(d.Extra, []string{"t2/configmap-old.yaml"}) {
+		t.Fatalf("missing and extra: %+v, %v", d, err)
+	}
+
+	if _, err := w.WriteDir(two, "golden"); err != nil { // --update again
+		t.Fatal(err)
+	}
+	if d, _, err = w.Compare(two, "golden"); err != nil || !d.Empty() {
+		t.Fatalf("after --update: %+v, %v", d, err)
+	}
+	if _, err := mem.Stat("golden/README"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("--update kept a file no render produces: %v", err)
+	}
+	noTemporaries(t, mem, ".", "golden")
+}

@@ -1,0 +1,45 @@
+// Package output writes what the render engine produces: one stream, one file
+// per object under a directory (-o DIR), or a comparison with such a
+// directory (--check DIR). Files go through an afero.Fs so that tests can
+// run on a file system in memory and make it fail on purpose.
+package output
+
+import (
+	"io"
+
+	"github.com/spf13/afero"
+
+	"github.com/krender/krender/render"
+)
+
+// DefaultSpoolMemory is how much of a stream is held in memory before the
+// rest goes to a temporary file: a fleet's stream may not fit in memory.
+const DefaultSpoolMemory = 32 << 20
+
+// Writer writes renders through FS. The zero value uses the real file system.
+type Writer struct {
+	FS          afero.Fs
+	SpoolMemory int // 0: DefaultSpoolMemory
+}
+
+var osFS = afero.NewOsFs()
+
+func (w Writer) fs() afero.Fs {
+	if w.FS == nil {
+		return osFS
+	}
+	return w.FS
+}
+
+func (w Writer) spoolMemory() int {
+	if w.SpoolMemory <= 0 {
+		return DefaultSpoolMemory
+	}
+	return w.SpoolMemory
+}
+
+// WriteStream is Writer{}.WriteStream: the stream, spooled on the real file
+// system when large.
+func WriteStream(e *render.Engine, out io.Writer) (*render.Result, error) {
+	return Writer{}.WriteStream(e, out)
+}

@@ -1,0 +1,91 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+)
+
+// Result is what a run produced besides the manifests: notes for stderr,
+// deduplicated across tenants.
+type Result struct {
+	Notes []filepos.Note
+	seen  map[string]bool
+}
+
+func (r *Result) add(notes []filepos.Note) {
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
+	for _, n := range notes {
+		if k := n.String(); !r.seen[k] {
+			r.seen[k] = true
+			r.Notes = append(r.Notes, n)
+		}
+	}
+}
+
+// renderAt renders unit i, naming the tenant in its errors.
+func (e *Engine) renderAt(i int) (*manifest.Set, error) {
+	u := e.Units[i]
+	s, err := e.Render(u)
+	if err != nil {
+		return nil, inTenant(err, u.Tenant)
+	}
+	return s, nil
+}
+
+// Map renders the units in parallel, turns each set into a T on the same
+// goroutine (so that encoding is parallel too), and hands those to emit in
+// unit order. Output therefore does not depend on the number of workers.
+func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) error) (*Result, error) {
+	type unit struct {
+		notes []filepos.Note
+		v     T
+	}
+	res := &Result{}
+	err := inOrder(len(e.Units), e.workers(), e.window(),
+		func(i int) (unit, error) {
+			s, err := e.renderAt(i)
+			if err != nil {
+				return unit{}, err
+			}
+			v, err := conv(s)
+			return unit{s.Notes, v}, err
+		},
+		func(_ int, u unit) error {
+			res.add(u.notes)
+			return emit(u.v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Each renders every unit and hands each set to f, in unit order and on the
+// calling goroutine; the units themselves render in parallel.
+func (e *Engine) Each(f func(*manifest.Set) error) (*Result, error) {
+	return Map(e, func(s *manifest.Set) (*manifest.Set, error) { return s, nil }, f)
+}
+
+// inTenant says which tenant an error arose in, after each message so that
+// lines still start with the template position.
+func inTenant(err error, tenant string) error {
+	if tenant == "" {
+		return err
+	}
+	suffix := " (tenant " + tenant + ")"
+	switch e := err.(type) {
+	case *filepos.Error:
+		return &filepos.Error{Pos: e.Pos, Msg: e.Msg + suffix}
+	case filepos.List:
+		out := make(filepos.List, len(e))
+		for i, x := range e {
+			out[i] = &filepos.Error{Pos: x.Pos, Msg: x.Msg + suffix}
+		}
+		return out
+	}
+	return fmt.Errorf("tenant %s: %w", tenant, err)
+}
