@@ -238,7 +238,8 @@ func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, found []refs.Found
 		}
 		t := lookup(f, ns, index, byName)
 		if t == nil {
-			if !f.Ref.Quiet && !optional(f.Holder) {
+			// With hashing off, nothing would roll even if it were here.
+			if st.mode != Off && !f.Ref.Quiet && !optional(f.Holder) {
 				msg := fmt.Sprintf("%s %q is not in this render (namespace %s): the reference is left as is", f.Ref.To, f.Name.Value, refNamespace(f, ns))
 				if f.Ref.Pod {
 					msg += ", and pods will not roll when it changes"
