@@ -121,6 +121,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	found, consumed := st.references(s)
 	index := map[key]*target{}
 	byName := map[key][]*target{} // ns "": for cluster-scoped referrers
+	var renamed map[key]*target
 	var errs filepos.List
 	for _, o := range s.Objects {
 		t, k, err := st.hashObject(s, o, consumed)
@@ -143,6 +144,12 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			}
 			s.ContentHashed[o] = true
 		}
+		if t.mode == Suffix {
+			if renamed == nil {
+				renamed = map[key]*target{}
+			}
+			renamed[k] = t
+		}
 		nk := key{kind: k.kind, name: k.name}
 		byName[nk] = append(byName[nk], t)
 	}
@@ -151,6 +158,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	}
 	for i, o := range s.Objects {
 		st.rewrite(s, o, found[i], index, byName)
+	}
+	if renamed != nil {
+		warnOldNames(s, renamed)
 	}
 	return nil
 }
