@@ -118,7 +118,7 @@ type target struct {
 
 // Apply hashes s in place.
 func (st *Stage) Apply(s *manifest.Set) error {
-	found, consumed := st.references(s)
+	found, ends, consumed := st.references(s)
 	index := map[key]*target{}
 	byName := map[key][]*target{} // ns "": for cluster-scoped referrers
 	var renamed map[key]*target
@@ -156,8 +156,10 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	if err := errs.Err(); err != nil {
 		return err
 	}
+	start := 0
 	for i, o := range s.Objects {
-		st.rewrite(s, o, found[i], index, byName)
+		st.rewrite(s, o, found[start:ends[i]], index, byName)
+		start = ends[i]
 	}
 	if renamed != nil {
 		warnOldNames(s, renamed)
@@ -166,20 +168,23 @@ func (st *Stage) Apply(s *manifest.Set) error {
 }
 
 // references walks every object's reference fields once, before anything is
-// renamed: what they name decides what may be renamed.
-func (st *Stage) references(s *manifest.Set) ([][]refs.Found, map[key]bool) {
-	found := make([][]refs.Found, len(s.Objects))
-	consumed := map[key]bool{}
+// renamed: what they name decides what may be renamed. Object i's
+// references are found[ends[i-1]:ends[i]] (one slice for all: fewer
+// allocations on big renders).
+func (st *Stage) references(s *manifest.Set) (found []refs.Found, ends []int, consumed map[key]bool) {
+	ends = make([]int, len(s.Objects))
+	consumed = map[key]bool{}
 	for i, o := range s.Objects {
 		ns := s.NamespaceOf(o)
 		st.table.Each(o, func(f refs.Found) {
-			found[i] = append(found[i], f)
+			found = append(found, f)
 			if f.Ref.Consumes {
 				consumed[key{refNamespace(f, ns), f.Ref.To, f.Name.Value}] = true
 			}
 		})
+		ends[i] = len(found)
 	}
-	return found, consumed
+	return found, ends, consumed
 }
 
 // hashObject hashes one ConfigMap or Secret and renames it in suffix mode.

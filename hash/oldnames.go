@@ -22,31 +22,30 @@ func warnOldNames(s *manifest.Set, renamed map[key]*target) {
 			continue
 		}
 		ns := s.NamespaceOf(o)
+		warn := func(n *yaml.Node) {
+			names(n.Value, func(qual, name string) {
+				if qual == "" {
+					qual = ns
+				}
+				for _, kind := range []string{"ConfigMap", "Secret"} {
+					if t := renamed[key{qual, kind, name}]; t != nil {
+						s.Note(filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
+							"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
+							kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
+					}
+				}
+			})
+		}
 		for _, ctr := range workload.Containers(spec) {
-			var texts []*yaml.Node
 			for _, k := range []string{"command", "args"} {
-				manifest.WalkScalars(manifest.Value(ctr, k), func(n *yaml.Node, _ bool) { texts = append(texts, n) })
+				manifest.WalkScalars(manifest.Value(ctr, k), func(n *yaml.Node, _ bool) { warn(n) })
 			}
 			if env := manifest.Value(ctr, "env"); env != nil && env.Kind == yaml.SequenceNode {
 				for _, e := range env.Content {
 					if v := manifest.Value(e, "value"); v != nil && v.Kind == yaml.ScalarNode {
-						texts = append(texts, v)
+						warn(v)
 					}
 				}
-			}
-			for _, n := range texts {
-				names(n.Value, func(qual, name string) {
-					if qual == "" {
-						qual = ns
-					}
-					for _, kind := range []string{"ConfigMap", "Secret"} {
-						if t := renamed[key{qual, kind, name}]; t != nil {
-							s.Note(filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
-								"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
-								kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
-						}
-					}
-				})
 			}
 		}
 	}
