@@ -1,7 +1,9 @@
-// Package hash gives every ConfigMap and Secret of a render a name that
-// changes with its content, kustomize's `name-<hash>`, and rewrites every
-// reference to it, so that new configuration rolls the pods that use it. The
-// `annotation` mode keeps names and stamps the pod templates instead.
+// Package hash gives each ConfigMap and Secret that a pod of the render
+// consumes a name that changes with its content, kustomize's `name-<hash>`,
+// and rewrites every reference to it, so that new configuration rolls the
+// pods that use it. The others keep their names: software may read them by
+// name, and a new name would roll nothing. The `annotation` mode keeps names
+// and stamps the pod templates instead.
 //
 // The cost is linear: one pass hashes and indexes the ConfigMaps and Secrets
 // by (namespace, kind, name), a second walks each object's reference fields
@@ -24,7 +26,7 @@ import (
 
 // Modes, as the profile's hash.mode and the krender.io/hash annotation spell them.
 const (
-	Suffix     = "suffix"     // name-<hash>, references rewritten (the default)
+	Suffix     = "suffix"     // name-<hash> when consumed or forced, references rewritten (the default)
 	Annotation = "annotation" // name kept; pod templates get ConfigHashKey
 	Off        = "off"        // left alone
 )
@@ -72,7 +74,8 @@ func New(p profiles.Hash) (*Stage, error) {
 				errs = append(errs, filepos.Errorf(firstKnown(r.Path.Pos, entry), "%v", err))
 			}
 		}
-		entries = append(entries, refs.Ref{Kind: r.Kind.Value, Group: r.Group.Value, Path: r.Path.Value, To: r.To.Value, Pos: entry})
+		// A field the user lists is one something reads the object through.
+		entries = append(entries, refs.Ref{Kind: r.Kind.Value, Group: r.Group.Value, Path: r.Path.Value, To: r.To.Value, Consumes: true, Pos: entry})
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -115,11 +118,13 @@ type target struct {
 
 // Apply hashes s in place.
 func (st *Stage) Apply(s *manifest.Set) error {
+	found, ends, consumed := st.references(s)
 	index := map[key]*target{}
 	byName := map[key][]*target{} // ns "": for cluster-scoped referrers
+	var renamed map[key]*target
 	var errs filepos.List
 	for _, o := range s.Objects {
-		t, k, err := st.hashObject(s, o)
+		t, k, err := st.hashObject(s, o, consumed)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -134,20 +139,54 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		}
 		index[k] = t
 		o.ContentHashed = t.mode != Off
+		if t.mode == Suffix {
+			if renamed == nil {
+				renamed = map[key]*target{}
+			}
+			renamed[k] = t
+		}
 		nk := key{kind: k.kind, name: k.name}
 		byName[nk] = append(byName[nk], t)
 	}
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	for _, o := range s.Objects {
-		st.rewrite(s, o, index, byName)
+	start := 0
+	for i, o := range s.Objects {
+		st.rewrite(s, o, found[start:ends[i]], index, byName)
+		start = ends[i]
+	}
+	if renamed != nil {
+		warnOldNames(s, renamed)
 	}
 	return nil
 }
 
+// references walks every object's reference fields once, before anything is
+// renamed: what they name decides what may be renamed. Object i's
+// references are found[ends[i-1]:ends[i]] (one slice for all: fewer
+// allocations on big renders).
+func (st *Stage) references(s *manifest.Set) (found []refs.Found, ends []int, consumed map[key]bool) {
+	ends = make([]int, len(s.Objects))
+	consumed = map[key]bool{}
+	for i, o := range s.Objects {
+		ns := s.NamespaceOf(o)
+		st.table.Each(o, func(f refs.Found) {
+			found = append(found, f)
+			if f.Ref.Consumes {
+				consumed[key{refNamespace(f, ns), f.Ref.To, f.Name.Value}] = true
+			}
+		})
+		ends[i] = len(found)
+	}
+	return found, ends, consumed
+}
+
 // hashObject hashes one ConfigMap or Secret and renames it in suffix mode.
-func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, *filepos.Error) {
+// Unless forced by its annotation, one that nothing consumes keeps its name
+// (as if off): a new name would roll nothing, and whatever reads it by name
+// would lose it.
+func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[key]bool) (*target, key, *filepos.Error) {
 	kind := o.Kind()
 	mode, modeNode, set := o.Directive(Directive)
 	if kind != refs.ConfigMap && kind != refs.Secret || o.Group() != "" {
@@ -171,7 +210,13 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, 
 	name := nameNode.Value
 	t := &target{pos: o.Pos(o.Node), mode: mode, newName: name}
 	k := key{s.NamespaceOf(o), kind, name}
-	if mode == Off {
+	if mode == Suffix && !set && !consumed[k] {
+		s.Note(filepos.Info, o.Pos(nameNode), fmt.Sprintf("%s %q keeps its name: no pod in this render consumes it, so a new name would roll nothing, "+
+			"and software that reads it by name keeps working (annotate it %s%s: suffix to rename it anyway, or \"off\" to silence this)",
+			kind, name, manifest.DirectivePrefix, Directive))
+		t.mode = Off
+	}
+	if t.mode == Off {
 		return t, k, nil
 	}
 	sum, err := Sum(o.Node)
@@ -193,24 +238,25 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, 
 
 // rewrite points o's references at the hashed names and, for referents in
 // annotation mode, stamps o's pod template.
-func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, index map[key]*target, byName map[key][]*target) {
+func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, found []refs.Found, index map[key]*target, byName map[key][]*target) {
 	var stamp map[string]bool
 	var done map[*yaml.Node]bool // a name node reached twice (through an alias) is renamed once
 	ns := s.NamespaceOf(o)
-	st.table.Each(o, func(f refs.Found) {
+	for _, f := range found {
 		if done[f.Name] {
-			return
+			continue
 		}
 		t := lookup(f, ns, index, byName)
 		if t == nil {
-			if !f.Ref.Quiet && !optional(f.Holder) {
+			// With hashing off, nothing would roll even if it were here.
+			if st.mode != Off && !f.Ref.Quiet && !optional(f.Holder) {
 				msg := fmt.Sprintf("%s %q is not in this render (namespace %s): the reference is left as is", f.Ref.To, f.Name.Value, refNamespace(f, ns))
 				if f.Ref.Pod {
 					msg += ", and pods will not roll when it changes"
 				}
 				s.Note(filepos.Warning, o.Pos(f.Name), msg)
 			}
-			return
+			continue
 		}
 		if done == nil {
 			done = map[*yaml.Node]bool{}
@@ -227,7 +273,7 @@ func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, index map[key]*tar
 				stamp[f.Ref.To+"/"+f.Name.Value+"="+t.sum] = true
 			}
 		}
-	})
+	}
 	if stamp != nil {
 		setConfigHash(o, stamp)
 	}

@@ -36,7 +36,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 func TestExitStatusAndStreams(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"p.yaml":     "vars: {A: one}\n",
+		"p.yaml":     "vars: {A: one}\nhash: {mode: \"off\"}\n", // no note about the unconsumed ConfigMap
 		"ok.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${A}\n",
 		"bad.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${B}\n",
 		"notes.yaml": "",

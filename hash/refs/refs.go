@@ -33,6 +33,11 @@ type Ref struct {
 	// Pod marks fields inside the pod template: pods read them when they
 	// start, so a change must roll them.
 	Pod bool
+	// Consumes marks fields through which the referent's content is read,
+	// so a new name there brings the new content in. Only a ConfigMap or
+	// Secret named by such a field is renamed by default: renaming anything
+	// else rolls nothing and breaks software that reads it by name.
+	Consumes bool
 	// Quiet fields may well name objects made elsewhere (pull secrets,
 	// cert-manager's TLS secrets, RBAC rules): no warning when absent.
 	Quiet bool
@@ -59,20 +64,20 @@ type Found struct {
 // containers and CSI volumes' nodePublishSecretRef.
 func podRefs() []Ref {
 	out := []Ref{
-		{Path: "volumes/configMap/name", To: ConfigMap},
-		{Path: "volumes/projected/sources/configMap/name", To: ConfigMap},
-		{Path: "volumes/secret/secretName", To: Secret},
-		{Path: "volumes/projected/sources/secret/name", To: Secret},
-		{Path: "volumes/csi/nodePublishSecretRef/name", To: Secret},
+		{Path: "volumes/configMap/name", To: ConfigMap, Consumes: true},
+		{Path: "volumes/projected/sources/configMap/name", To: ConfigMap, Consumes: true},
+		{Path: "volumes/secret/secretName", To: Secret, Consumes: true},
+		{Path: "volumes/projected/sources/secret/name", To: Secret, Consumes: true},
+		{Path: "volumes/csi/nodePublishSecretRef/name", To: Secret, Consumes: true},
 		// Pulling happens once per node; a changed pull secret needs no roll.
 		{Path: "imagePullSecrets/name", To: Secret, Quiet: true},
 	}
 	for _, c := range workload.ContainerLists {
 		out = append(out,
-			Ref{Path: c + "/env/valueFrom/configMapKeyRef/name", To: ConfigMap},
-			Ref{Path: c + "/envFrom/configMapRef/name", To: ConfigMap},
-			Ref{Path: c + "/env/valueFrom/secretKeyRef/name", To: Secret},
-			Ref{Path: c + "/envFrom/secretRef/name", To: Secret},
+			Ref{Path: c + "/env/valueFrom/configMapKeyRef/name", To: ConfigMap, Consumes: true},
+			Ref{Path: c + "/envFrom/configMapRef/name", To: ConfigMap, Consumes: true},
+			Ref{Path: c + "/env/valueFrom/secretKeyRef/name", To: Secret, Consumes: true},
+			Ref{Path: c + "/envFrom/secretRef/name", To: Secret, Consumes: true},
 		)
 	}
 	return out
@@ -130,7 +135,8 @@ func Builtin() []Ref {
 		cluster(quiet("StorageClass", "", "parameters/userSecretName", Secret)),
 		cluster(quiet("StorageClass", "", "parameters/secretRef", Secret)),
 		cluster(quiet("PersistentVolume", "", "spec/azureFile/secretName", Secret)),
-		Ref{Kind: "Service", Group: "serving.knative.dev", Path: "spec/template/spec/containers/env/valueFrom/secretKeyRef/name", To: Secret},
+		// A new name in a Knative Service's template makes a new revision, whose pods read it.
+		Ref{Kind: "Service", Group: "serving.knative.dev", Path: "spec/template/spec/containers/env/valueFrom/secretKeyRef/name", To: Secret, Consumes: true},
 	)
 	for _, role := range []string{"Role", "ClusterRole"} {
 		for _, to := range []string{ConfigMap, Secret} {

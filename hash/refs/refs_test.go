@@ -124,6 +124,9 @@ func TestEveryPodKindEveryField(t *testing.T) {
 				if f.Ref.Quiet != (f.Name.Value == "pull") {
 					t.Errorf("%s %s: quiet=%v", f.Ref.To, f.Name.Value, f.Ref.Quiet)
 				}
+				if f.Ref.Consumes == (f.Name.Value == "pull") {
+					t.Errorf("%s %s: consumes=%v (every pod field but the pull secret consumes)", f.Ref.To, f.Name.Value, f.Ref.Consumes)
+				}
 				got = append(got, f.Ref.To+" "+f.Name.Value)
 			})
 			sort.Strings(got)

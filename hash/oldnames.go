@@ -1,0 +1,120 @@
+package hash
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/workload"
+)
+
+// warnOldNames warns where a container's command, args or env value spells
+// a renamed object's old name: a program given a name as text
+// (`--configmap=$(POD_NAMESPACE)/foo`) reads the object by that name, and
+// no reference rewrite reaches it.
+func warnOldNames(s *manifest.Set, renamed map[key]*target) {
+	for _, o := range s.Objects {
+		spec := workload.PodSpec(o)
+		if spec == nil {
+			continue
+		}
+		ns := s.NamespaceOf(o)
+		warn := func(n *yaml.Node) {
+			names(n.Value, func(qual, name string) {
+				if qual == "" {
+					qual = ns
+				}
+				for _, kind := range []string{"ConfigMap", "Secret"} {
+					if t := renamed[key{qual, kind, name}]; t != nil {
+						s.Note(filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
+							"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
+							kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
+					}
+				}
+			})
+		}
+		for _, ctr := range workload.Containers(spec) {
+			for _, k := range []string{"command", "args"} {
+				manifest.WalkScalars(manifest.Value(ctr, k), func(n *yaml.Node, _ bool) { warn(n) })
+			}
+			if env := manifest.Value(ctr, "env"); env != nil && env.Kind == yaml.SequenceNode {
+				for _, e := range env.Content {
+					if v := manifest.Value(e, "value"); v != nil && v.Kind == yaml.ScalarNode {
+						warn(v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// names calls f for each word of text that could be an object's name, with
+// the namespace written before it as `ns/name` ("" when there is none or a
+// variable such as $(POD_NAMESPACE) stands there). Words of a file path
+// (`/etc/foo`, `foo/app.conf`) are not names: a mounted ConfigMap's
+// directory is often named after it.
+func names(text string, f func(ns, name string)) {
+	for i := 0; i < len(text); {
+		if !wordByte(text[i]) {
+			i++
+			continue
+		}
+		start := i
+		for i < len(text) && wordByte(text[i]) {
+			i++
+		}
+		name := strings.TrimRight(text[start:i], ".") // the end of a sentence
+		if !isName(name, 253, true) || i < len(text) && text[i] == '/' {
+			continue
+		}
+		ns := ""
+		if start > 0 && text[start-1] == '/' {
+			p := start - 1
+			for p > 0 && !sepByte(text[p-1]) {
+				p--
+			}
+			switch q := text[p : start-1]; {
+			case strings.Contains(q, "/"):
+				continue
+			case strings.HasPrefix(q, "$"):
+			case isName(q, 63, false):
+				ns = q
+			default:
+				continue
+			}
+		}
+		f(ns, name)
+	}
+}
+
+// wordByte is a byte of a word: Kubernetes names, and what must not touch
+// one (an upper-case letter or '_' makes it part of another word).
+func wordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_'
+}
+
+// sepByte ends the word a namespace qualifier is read from.
+func sepByte(c byte) bool {
+	return strings.IndexByte(" \t\n\r=,;:\"'`[]{}", c) >= 0
+}
+
+// isName reports whether s is a DNS subdomain (dots allowed) or label.
+func isName(s string, max int, dots bool) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		switch {
+		case alnum:
+		case (c == '-' || dots && c == '.') && i > 0 && i < len(s)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}
