@@ -62,8 +62,8 @@ func unknownField(c *ctx) {
 
 func runtimeVarShadowed(c *ctx) {
 	c.eachRef(func(o *manifest.Object, r manifest.Ref, live bool) {
-		if !live || !r.Defined || r.Runtime == "" || r.Runtime == string(workload.ConfigData) {
-			return // gone from the output, or a config file: not a script with an environment of its own
+		if !live || !r.Defined || !workload.ShellKind(r.Runtime).Shell() {
+			return // gone from the output, or a template or config file: no environment of its own
 		}
 		sev := filepos.Info
 		msg := fmt.Sprintf("%s in a %s is a deploy-time variable: krender substitutes it at render time", r.Text, r.Runtime)
