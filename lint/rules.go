@@ -16,7 +16,7 @@ import (
 )
 
 var rules = []Rule{
-	{ID: "unresolved-var", Severity: filepos.Err, check: unresolvedVar,
+	{ID: subst.UnresolvedRule, Severity: filepos.Err, check: unresolvedVar,
 		Summary: "a ${NAME} outside scripts that the profile does not define"},
 	{ID: "unknown-field", Severity: filepos.Err, check: unknownField,
 		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed), for built-in kinds"},
@@ -39,7 +39,7 @@ var rules = []Rule{
 func unresolvedVar(c *ctx) {
 	names := c.set.VarNames()
 	c.eachRef(func(o *manifest.Object, r manifest.Ref, _ bool) {
-		if r.Defined || r.Runtime != "" {
+		if r.Defined || r.Runtime != "" || r.Kept != "" {
 			return
 		}
 		c.reportAt(o, r.Pos, filepos.Err, subst.UndefinedMessage(r, names),

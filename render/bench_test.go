@@ -7,7 +7,6 @@ import (
 
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/subst"
 )
 
 func perObject(b *testing.B, objects int) {
@@ -27,7 +26,7 @@ func BenchmarkSubstitute(b *testing.B) {
 		}
 		b.StartTimer()
 		for _, o := range clones {
-			subst.Substitute(o, vars)
+			e.subst.Substitute(o, vars)
 		}
 	}
 	perObject(b, len(clones))
