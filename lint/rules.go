@@ -43,7 +43,7 @@ func unresolvedVar(c *ctx) {
 			return
 		}
 		c.reportAt(o, r.Pos, filepos.Err, subst.UndefinedMessage(r, names),
-			fmt.Sprintf("add %s to the profile's vars (or --set %s=...), or fix the spelling", r.Name, r.Name))
+			fmt.Sprintf("add %s to the profile's vars (or --set %s=...) or fix the spelling; %s", r.Name, r.Name, subst.KeepHint))
 	})
 }
 

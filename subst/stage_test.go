@@ -89,7 +89,7 @@ metadata:
 `
 	s := parseSet(t, text)
 	err := New(&profiles.Profile{}, false).Apply(s)
-	if err == nil || err.Error() != "t.yaml:10:15: undefined variable $NOPE: not in the profile's vars or --set" {
+	if err == nil || err.Error() != "t.yaml:10:15: undefined variable $NOPE: not in the profile's vars or --set; "+KeepHint {
 		t.Fatalf("only the second object fails: %v", err)
 	}
 	want := `t.yaml:3:11 $A defined=true runtime="" kept=""

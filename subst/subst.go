@@ -198,10 +198,15 @@ func Unresolved(refs []manifest.Ref, defined []string) filepos.List {
 		if r.Defined || r.Runtime != "" || r.Kept != "" {
 			continue
 		}
-		errs = append(errs, filepos.Errorf(r.Pos, "%s", UndefinedMessage(r, defined)))
+		errs = append(errs, filepos.Errorf(r.Pos, "%s; %s", UndefinedMessage(r, defined), KeepHint))
 	}
 	return errs
 }
+
+// KeepHint names the ways to keep a `$` that belongs to another program:
+// in public manifests most undefined references are such, not typos.
+const KeepHint = "if another program reads it at run time, list its field in the profile's substitution.runtimeFields " +
+	"or annotate the object " + manifest.DirectivePrefix + Directive + ": " + Disabled + " (runtime places: docs/substitution.md)"
 
 // UndefinedMessage explains an undefined reference, with a did-you-mean.
 func UndefinedMessage(r manifest.Ref, defined []string) string {
