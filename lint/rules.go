@@ -17,7 +17,7 @@ import (
 
 var rules = []Rule{
 	{ID: subst.UnresolvedRule, Severity: filepos.Err, check: unresolvedVar,
-		Summary: "a ${NAME} outside scripts that the profile does not define"},
+		Summary: "a ${NAME} outside runtime places that the profile does not define"},
 	{ID: "unknown-field", Severity: filepos.Err, check: unknownField,
 		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed), for built-in kinds"},
 	{ID: "subpath-configmap", Severity: filepos.Err, check: subPathConfigMap,
