@@ -46,9 +46,6 @@ type Linter struct {
 	findings map[string]*Finding
 }
 
-// IgnoreDirective is the annotation (without prefix) that disables rules per object.
-const IgnoreDirective = "ignore"
-
 // New prepares a linter; rules disabled in the profile's `check.disable` are skipped.
 func New(p *profiles.Profile) (*Linter, error) {
 	l := &Linter{profile: p, disabled: map[string]bool{}, findings: map[string]*Finding{}}
@@ -67,11 +64,10 @@ func (l *Linter) Apply(s *manifest.Set) error {
 	c := &ctx{set: s, profile: l.profile}
 	var errs filepos.List
 	for _, o := range s.Objects {
-		if v, k, ok := o.Directive(IgnoreDirective); ok {
-			for _, id := range strings.Split(v, ",") {
-				if id = strings.TrimSpace(id); id != "" && !known(id) {
-					errs = append(errs, filepos.Errorf(o.Pos(k), "krender.io/ignore names unknown rule %q (rules: %s)", id, strings.Join(ruleIDs(), ", ")))
-				}
+		ids, k := o.IgnoredRules()
+		for _, id := range ids {
+			if !known(id) {
+				errs = append(errs, filepos.Errorf(o.Pos(k), "krender.io/ignore names unknown rule %q (rules: %s)", id, strings.Join(ruleIDs(), ", ")))
 			}
 		}
 	}
@@ -149,12 +145,8 @@ func (c *ctx) report(o *manifest.Object, n *yaml.Node, sev filepos.Severity, msg
 
 // reportAt records a finding on o at pos, such as a reference inside a scalar.
 func (c *ctx) reportAt(o *manifest.Object, pos filepos.Pos, sev filepos.Severity, msg, fix string) {
-	if v, _, ok := o.Directive(IgnoreDirective); ok {
-		for _, id := range strings.Split(v, ",") {
-			if strings.TrimSpace(id) == c.rule.ID {
-				return
-			}
-		}
+	if o.Ignores(c.rule.ID) {
+		return
 	}
 	var tenants []string
 	if c.set.Tenant != "" {

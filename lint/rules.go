@@ -16,8 +16,8 @@ import (
 )
 
 var rules = []Rule{
-	{ID: "unresolved-var", Severity: filepos.Err, check: unresolvedVar,
-		Summary: "a ${NAME} outside scripts that the profile does not define"},
+	{ID: subst.UnresolvedRule, Severity: filepos.Err, check: unresolvedVar,
+		Summary: "a ${NAME} outside runtime places that the profile does not define"},
 	{ID: "unknown-field", Severity: filepos.Err, check: unknownField,
 		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed), for built-in kinds"},
 	{ID: "subpath-configmap", Severity: filepos.Err, check: subPathConfigMap,
@@ -39,11 +39,11 @@ var rules = []Rule{
 func unresolvedVar(c *ctx) {
 	names := c.set.VarNames()
 	c.eachRef(func(o *manifest.Object, r manifest.Ref, _ bool) {
-		if r.Defined || r.Runtime != "" {
+		if r.Defined || r.Runtime != "" || r.Kept != "" {
 			return
 		}
 		c.reportAt(o, r.Pos, filepos.Err, subst.UndefinedMessage(r, names),
-			fmt.Sprintf("add %s to the profile's vars (or --set %s=...), or fix the spelling", r.Name, r.Name))
+			fmt.Sprintf("add %s to the profile's vars (or --set %s=...) or fix the spelling; %s", r.Name, r.Name, subst.KeepHint))
 	})
 }
 
@@ -62,8 +62,8 @@ func unknownField(c *ctx) {
 
 func runtimeVarShadowed(c *ctx) {
 	c.eachRef(func(o *manifest.Object, r manifest.Ref, live bool) {
-		if !live || !r.Defined || r.Runtime == "" || r.Runtime == string(workload.ConfigData) {
-			return // gone from the output, or a config file: not a script with an environment of its own
+		if !live || !r.Defined || !workload.ShellKind(r.Runtime).Shell() {
+			return // gone from the output, or a template or config file: no environment of its own
 		}
 		sev := filepos.Info
 		msg := fmt.Sprintf("%s in a %s is a deploy-time variable: krender substitutes it at render time", r.Text, r.Runtime)

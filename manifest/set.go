@@ -37,9 +37,13 @@ type Ref struct {
 	Pos     filepos.Pos
 	Text    string // as written: `$NAME` or `${NAME}`
 	Name    string
-	Defined bool       // a profile variable: substituted at render time
-	Runtime string     // non-empty: inside a script (what kind), so an undefined name is the container's
-	Node    *yaml.Node // the scalar it was found in (after substitution); copies of the object point at their own
+	Defined bool   // a profile variable: substituted at render time
+	Runtime string // non-empty: inside a script (what kind), so an undefined name is the container's
+	// Kept, when non-empty, says why the reference stays as written though
+	// it is in no runtime place: the object opts out of substitution (then
+	// even a defined name stays), or unresolved-var is silenced for it.
+	Kept string
+	Node *yaml.Node // the scalar it was found in (after substitution); copies of the object point at their own
 }
 
 // Note records something the user should see on stderr.
@@ -67,6 +71,33 @@ func (o *Object) Directive(name string) (string, *yaml.Node, bool) {
 		return "", nil, false
 	}
 	return v.Value, k, true
+}
+
+// IgnoreDirective is krender.io/ignore: the check rules an object opts out
+// of, comma-separated.
+const IgnoreDirective = "ignore"
+
+// IgnoredRules are the rule ids o's krender.io/ignore names, with the
+// annotation's key for errors; read here only, so that render and check
+// agree on what an object ignores.
+func (o *Object) IgnoredRules() ([]string, *yaml.Node) {
+	v, k, ok := o.Directive(IgnoreDirective)
+	if !ok {
+		return nil, nil
+	}
+	var ids []string
+	for _, id := range strings.Split(v, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids, k
+}
+
+// Ignores reports whether o's krender.io/ignore names rule.
+func (o *Object) Ignores(rule string) bool {
+	ids, _ := o.IgnoredRules()
+	return contains(ids, rule)
 }
 
 // StripDirectives removes krender.io/ directive annotations (keeping those

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/hash/refs"
 	"github.com/krender/krender/manifest"
 )
 
@@ -28,6 +29,8 @@ type fileDoc struct {
 	Hash       *Hash       `yaml:"hash"`
 	Check      *Check      `yaml:"check"`
 	IstioGuard *bool       `yaml:"istioGuard"`
+
+	Substitution *Substitution `yaml:"substitution"`
 }
 
 type tenantDoc struct {
@@ -159,10 +162,38 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 	if doc.Check != nil {
 		p.Check = *doc.Check
 	}
+	if doc.Substitution != nil {
+		if err := doc.Substitution.check(); err != nil {
+			return err
+		}
+		p.Substitution = p.Substitution.Merge(*doc.Substitution)
+	}
 	if doc.IstioGuard != nil {
 		p.IstioGuard = *doc.IstioGuard
 	}
 	return nil
+}
+
+// check splits every runtime field's path, so a bad entry fails where it
+// was written rather than when the first object is rendered.
+func (s *Substitution) check() error {
+	var errs filepos.List
+	for i := range s.RuntimeFields {
+		f := &s.RuntimeFields[i]
+		switch {
+		case f.Kind.Value == "":
+			errs = append(errs, filepos.Errorf(f.Pos, "runtime field needs a kind (the kind of the object holding the field)"))
+		case f.Path.Value == "":
+			errs = append(errs, filepos.Errorf(f.Pos, "runtime field needs a path (like spec/scripts/body)"))
+		default:
+			keys, err := refs.SplitPath(f.Path.Value)
+			if err != nil {
+				errs = append(errs, filepos.Errorf(f.Path.Pos, "%v", err))
+			}
+			f.Keys = keys
+		}
+	}
+	return errs.Err()
 }
 
 func (p *Profile) applyTenants(path string, n *yaml.Node) error {

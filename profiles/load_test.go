@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,12 @@ func TestProfileErrors(t *testing.T) {
 		"istioGuard: maybe\n":                              `p.yaml:1:13: expected true or false, found str "maybe"`,
 		"inject:\n  - fragment: x.yaml\n":                  `p.yaml:2:5: inject entry needs a name`,
 		"zones:\n  z: {hostAliases: [{ip: 1, host: x}]}\n": `p.yaml:2:29: unknown key "host"`,
+		"substitution:\n  runtimeFields:\n    - {group: example.com, path: spec/x}\n": `p.yaml:3:7: runtime field needs a kind`,
+		"substitution:\n  runtimeFields:\n    - kind: Foo\n":                          `p.yaml:3:7: runtime field needs a path (like spec/scripts/body)`,
+		"substitution:\n  runtimeFields:\n    - {kind: Foo, path: spec//x}\n":         `p.yaml:3:25: path "spec//x" has an empty key`,
+		"substitution:\n  runtimeFields:\n    - {kind: Foo, path: a, to: Secret}\n":   `p.yaml:3:28: unknown key "to"`,
+		"substitution:\n  runtime: []\n":                                              `p.yaml:2:3: unknown key "runtime"`,
+		"substitution:\n  runtimeFields: [spec/x]\n":                                  `p.yaml:2:19: expected a mapping, found str "spec/x"`,
 		"- a\n":                `p.yaml:1:1: a profile must be a mapping`,
 		"extends: nope.yaml\n": `p.yaml:1:10: cannot read profile`,
 	}
@@ -106,6 +113,37 @@ func TestProfileErrors(t *testing.T) {
 		if !strings.HasPrefix(got, want) {
 			t.Errorf("%q:\n got  %s\n want %s", body, got, want)
 		}
+	}
+}
+
+func TestRuntimeFieldsAddUpAcrossExtends(t *testing.T) {
+	p, err := loadFiles(t, map[string]string{
+		"base.yaml": `substitution:
+  runtimeFields:
+    - {kind: Foo, group: example.com, path: spec/scripts/body}
+    - {kind: Bar, path: 'metadata/annotations/example.com\/script'}
+`,
+		"env.yaml": `extends: base.yaml
+substitution:
+  runtimeFields:
+    - {kind: Foo, group: example.com, path: spec/scripts/body}
+    - {kind: Baz, path: spec/template}
+`,
+	}, "env.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range p.Substitution.RuntimeFields {
+		got = append(got, fmt.Sprintf("%s %s %q %s:%d", f.Kind.Value, f.Group.Value, f.Keys, filepath.Base(f.Pos.File), f.Pos.Line))
+	}
+	want := []string{
+		`Foo example.com ["spec" "scripts" "body"] env.yaml:4`, // the later file's entry replaces the base's
+		`Bar  ["metadata" "annotations" "example.com/script"] base.yaml:4`,
+		`Baz  ["spec" "template"] env.yaml:5`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

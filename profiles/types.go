@@ -18,6 +18,8 @@ type Profile struct {
 	ZoneHosts *ZoneHosts
 	Hash      Hash
 	Check     Check
+	// Substitution holds the profile's additions to the runtime places.
+	Substitution Substitution
 	// IstioGuard adds holdApplicationUntilProxyStarts where a container
 	// writes /etc/hosts in an istio pod; when false such a pod is an error.
 	IstioGuard bool
@@ -173,6 +175,50 @@ type HashReference struct {
 	Group Str `yaml:"group"`
 	Path  Str `yaml:"path"`
 	To    Str `yaml:"to"`
+}
+
+// Substitution extends the table of runtime places (fields whose `$`
+// another program reads at run time) with the user's own kinds.
+type Substitution struct {
+	RuntimeFields []RuntimeField `yaml:"runtimeFields"`
+}
+
+// RuntimeField is one field in kustomize's field-spec syntax, as in
+// hash.references: everything below it is left for run time.
+type RuntimeField struct {
+	Kind  Str `yaml:"kind"`
+	Group Str `yaml:"group"` // optional; without it, any group matches
+	Path  Str `yaml:"path"`
+
+	Keys []string    `yaml:"-"` // Path split into keys
+	Pos  filepos.Pos `yaml:"-"` // of the entry, for errors about what it lacks
+}
+
+func (f *RuntimeField) UnmarshalYAML(n *yaml.Node) error {
+	type plain RuntimeField
+	if err := n.Load((*plain)(f), yaml.WithKnownFields()); err != nil {
+		return err
+	}
+	f.Pos = filepos.Pos{Line: n.Line, Col: n.Column}
+	return nil
+}
+
+// Merge adds a later file's runtime fields to an earlier one's; an entry
+// for the same kind, group and path replaces the earlier.
+func (s Substitution) Merge(over Substitution) Substitution {
+	out := Substitution{RuntimeFields: append([]RuntimeField(nil), s.RuntimeFields...)}
+	for _, f := range over.RuntimeFields {
+		replaced := false
+		for i, e := range out.RuntimeFields {
+			if e.Kind.Value == f.Kind.Value && e.Group.Value == f.Group.Value && e.Path.Value == f.Path.Value {
+				out.RuntimeFields[i], replaced = f, true
+			}
+		}
+		if !replaced {
+			out.RuntimeFields = append(out.RuntimeFields, f)
+		}
+	}
+	return out
 }
 
 type Check struct {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/subst"
 )
 
 func perObject(b *testing.B, objects int) {
@@ -26,7 +25,7 @@ func BenchmarkSubstitute(b *testing.B) {
 		}
 		b.StartTimer()
 		for _, o := range clones {
-			subst.Substitute(o, vars)
+			e.subst.Substitute(o, vars)
 		}
 	}
 	perObject(b, len(clones))

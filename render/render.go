@@ -50,6 +50,7 @@ type Engine struct {
 	Stages    []Stage
 	Workers   int // units rendered at once; 0: GOMAXPROCS
 	namespace string
+	subst     *subst.Stage // also what `krender vars` asks
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -100,7 +101,8 @@ func New(fsys FS, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
-	if e.Stages, err = buildStages(fsys, p, check); err != nil {
+	e.subst = subst.New(p, check != nil)
+	if e.Stages, err = buildStages(fsys, p, e.subst, check); err != nil {
 		return nil, err
 	}
 	if opts.LimitMemory {

@@ -15,7 +15,7 @@ import (
 // so expressions are compiled and fragments parsed once, not per unit; a
 // stage that cannot be built (a bad profile section) fails the run before
 // any unit renders. check is `krender check`'s linter, or nil.
-func buildStages(fsys FS, p *profiles.Profile, check Stage) ([]Stage, error) {
+func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, check Stage) ([]Stage, error) {
 	in, err := inject.New(fsys.ReadFile, p)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func buildStages(fsys FS, p *profiles.Profile, check Stage) ([]Stage, error) {
 		return nil, err
 	}
 	stages := []Stage{
-		subst.Stage{AllowUnresolved: check != nil}, // the profile's variables, nothing else
+		sub,                           // the profile's variables, nothing else
 		duplicateKeys{},               // a substituted key may now collide
 		in,                            // fragments, after substitution: their `$` belongs to the shell
 		istio.Guard{On: p.IstioGuard}, // pods that write /etc/hosts wait for the proxy

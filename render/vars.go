@@ -6,7 +6,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/subst"
 )
 
 // WriteVars lists, per template location, what substitution does with each
@@ -21,7 +20,11 @@ func (e *Engine) WriteVars(w io.Writer) error {
 			tenant = "-"
 		}
 		for _, t := range e.Templates {
-			for _, oc := range subst.Substitute(t.Clone(), vars) {
+			refs, err := e.subst.Substitute(t.Clone(), vars)
+			if err != nil {
+				return err
+			}
+			for _, oc := range refs {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, action(oc, vars))
 			}
 		}
@@ -31,6 +34,10 @@ func (e *Engine) WriteVars(w io.Writer) error {
 
 func action(oc manifest.Ref, vars map[string]string) string {
 	switch {
+	case oc.Kept != "" && oc.Defined:
+		return "not substituted (" + oc.Kept + ")"
+	case oc.Kept != "":
+		return "left as written (" + oc.Kept + ")"
 	case oc.Defined && oc.Runtime != "":
 		return fmt.Sprintf("substituted (%q) inside %s", vars[oc.Name], oc.Runtime)
 	case oc.Defined:

@@ -31,7 +31,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	occ := Substitute(objs[0], map[string]string{"A": "1"})
+	occ, _ := new(Stage).Substitute(objs[0], map[string]string{"A": "1"})
 	var got []string
 	for _, o := range occ {
 		got = append(got, fmt.Sprintf("%s %s %v %q", o.Pos, o.Text, o.Defined, o.Runtime))
@@ -49,7 +49,7 @@ spec:
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	err = Unresolved(occ, []string{"A", "KEY_NAME"})
-	if err == nil || err.Error() != "p.yaml:6:5: undefined variable ${KEY}: not in the profile's vars or --set" {
+	if err == nil || err.Error() != "p.yaml:6:5: undefined variable ${KEY}: not in the profile's vars or --set; "+KeepHint {
 		t.Fatalf("unresolved: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ package workload
 
 import (
 	"regexp"
+	"strings"
 
 	"go.yaml.in/yaml/v4"
 
@@ -131,48 +132,70 @@ const (
 	ConfigData       ShellKind = "ConfigMap/Secret data"
 )
 
-// ShellScalars returns the scalars of o that are interpreted at run time by a
-// shell or a program (container command and args, exec hooks and probes, and
-// ConfigMap/Secret data), where `$NAME` belongs to the container, not to krender.
-// Containers are recognised by shape (a mapping with an `image`), so custom
-// resources that embed containers are covered too.
-func ShellScalars(o *manifest.Object) map[*yaml.Node]ShellKind {
-	out := map[*yaml.Node]ShellKind{}
-	mark := func(n *yaml.Node, k ShellKind) {
-		manifest.Walk(n, func(c *yaml.Node) {
-			if c.Kind == yaml.ScalarNode {
-				out[c] = k
-			}
-		})
+// ShellScalars returns the scalars of o that another program interprets at
+// run time, where `$NAME` belongs to that program, not to krender: container
+// command and args, exec hooks and probes, and ConfigMap/Secret data, found
+// by shape wherever they appear (custom resources that embed containers or
+// ConfigMaps included); ingress-nginx annotations; the RuntimePlaces of
+// well-known custom resources; and extra places (the profile's).
+func ShellScalars(o *manifest.Object, extra ...Place) map[*yaml.Node]ShellKind {
+	m := &marker{root: o.Node, out: map[*yaml.Node]ShellKind{}}
+	kind, group := o.Kind(), o.Group()
+	for _, p := range extra {
+		if p.matches(kind, group) {
+			m.markPath(o.Node, p.Keys, p.Label)
+		}
 	}
-	switch o.Kind() {
-	case "ConfigMap", "Secret":
-		for _, key := range []string{"data", "stringData", "binaryData"} {
-			if d := manifest.Value(o.Node, key); d != nil && d.Kind == yaml.MappingNode {
-				for i := 1; i < len(d.Content); i += 2 {
-					mark(d.Content[i], ConfigData)
-				}
+	for _, p := range builtinByKind[kind] {
+		if p.matches(kind, group) {
+			m.markPath(o.Node, p.Keys, p.Label)
+		}
+	}
+	if ann := manifest.Lookup(o.Node, "metadata", "annotations"); ann != nil && ann.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(ann.Content); i += 2 {
+			if strings.HasPrefix(ann.Content[i].Value, NginxAnnotationPrefix) {
+				m.mark(ann.Content[i+1], NginxSnippet)
 			}
 		}
 	}
-	manifest.Walk(o.Node, func(m *yaml.Node) {
-		if m.Kind != yaml.MappingNode {
+	manifest.Walk(o.Node, func(n *yaml.Node) {
+		if n.Kind != yaml.MappingNode {
 			return
 		}
-		if img := manifest.Value(m, "image"); img != nil && img.Kind == yaml.ScalarNode {
-			for _, key := range []string{"command", "args"} {
-				if v := manifest.Value(m, key); v != nil {
-					mark(v, ContainerCommand)
+		if isConfigObject(n, n == o.Node) {
+			for _, key := range []string{"data", "stringData", "binaryData"} {
+				if d := manifest.Value(n, key); d != nil && d.Kind == yaml.MappingNode {
+					for i := 1; i < len(d.Content); i += 2 {
+						m.mark(d.Content[i], ConfigData)
+					}
 				}
 			}
 		}
-		if ex := manifest.Value(m, "exec"); ex != nil && ex.Kind == yaml.MappingNode {
+		if img := manifest.Value(n, "image"); img != nil && img.Kind == yaml.ScalarNode {
+			for _, key := range []string{"command", "args"} {
+				if v := manifest.Value(n, key); v != nil {
+					m.mark(v, ContainerCommand)
+				}
+			}
+		}
+		if ex := manifest.Value(n, "exec"); ex != nil && ex.Kind == yaml.MappingNode {
 			if v := manifest.Value(ex, "command"); v != nil {
-				mark(v, ExecCommand)
+				m.mark(v, ExecCommand)
 			}
 		}
 	})
-	return out
+	return m.out
+}
+
+// isConfigObject reports whether the mapping is a ConfigMap or Secret: the
+// object itself by kind, or one embedded in another object (a List item, a
+// manifest a controller creates) by kind and core apiVersion.
+func isConfigObject(n *yaml.Node, root bool) bool {
+	switch manifest.ScalarAt(n, "kind") {
+	case "ConfigMap", "Secret":
+		return root || manifest.ScalarAt(n, "apiVersion") == "v1"
+	}
+	return false
 }
 
 // HasIstioSidecar reports whether istio will add (or has) an istio-proxy
