@@ -16,12 +16,26 @@ const yqDocSeparator = "$yqDocSeparator$"
 type Encoder struct {
 	w     *bufio.Writer
 	count int
+	// The last object's trailer waits for the next object: copies of one
+	// document (zone splits) print it once, after the last copy.
+	last      *Object
+	trailer   string
+	noTrailer bool
 }
 
 func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: bufio.NewWriter(w)} }
 
 // Encode writes one object, preceded by `---` unless it is the first.
 func (e *Encoder) Encode(o *Object) error {
+	if e.last != nil && (e.last.Src != o.Src || e.last.Doc != o.Doc) {
+		if err := e.writeTrailer(); err != nil {
+			return err
+		}
+	}
+	e.last = o
+	if !e.noTrailer {
+		e.trailer = o.Trailer
+	}
 	if e.count > 0 {
 		if _, err := e.w.WriteString(Separator(o)); err != nil {
 			return err
@@ -78,13 +92,37 @@ func Separator(o *Object) string {
 	return "---\n"
 }
 
-// Flush writes out buffered output.
-func (e *Encoder) Flush() error { return e.w.Flush() }
+func (e *Encoder) writeTrailer() error {
+	_, err := e.w.WriteString(e.trailer)
+	e.trailer = ""
+	return err
+}
+
+// Flush ends the stream: it writes the last object's trailer and whatever
+// is buffered.
+func (e *Encoder) Flush() error {
+	if err := e.writeTrailer(); err != nil {
+		return err
+	}
+	return e.w.Flush()
+}
 
 // Marshal renders objects as one stream.
 func Marshal(objs []*Object) ([]byte, error) {
+	return marshal(objs, false)
+}
+
+// MarshalObject renders one object as a file of its own. The empty documents
+// after it in its template are left out: they belong to that file, not to
+// the object, and would show as a change in `render --check` when added.
+func MarshalObject(o *Object) ([]byte, error) {
+	return marshal([]*Object{o}, true)
+}
+
+func marshal(objs []*Object, noTrailer bool) ([]byte, error) {
 	var b strings.Builder
 	enc := NewEncoder(&b)
+	enc.noTrailer = noTrailer
 	for _, o := range objs {
 		if err := enc.Encode(o); err != nil {
 			return nil, err
