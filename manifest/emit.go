@@ -19,6 +19,11 @@ type Encoder struct {
 	count int
 	list  *List     // the List whose items are being gathered
 	items []*Object // its items so far
+	// The last document's trailer waits for the next document: copies of
+	// one document (zone splits) print it once, after the last copy.
+	last      *Object
+	trailer   string
+	noTrailer bool
 }
 
 func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: bufio.NewWriter(w)} }
@@ -52,6 +57,15 @@ func (e *Encoder) endList() error {
 }
 
 func (e *Encoder) encode(o *Object) error {
+	if e.last != nil && (e.last.Src != o.Src || e.last.Doc != o.Doc) {
+		if err := e.writeTrailer(); err != nil {
+			return err
+		}
+	}
+	e.last = o
+	if !e.noTrailer {
+		e.trailer = o.Trailer
+	}
 	if e.count > 0 {
 		if _, err := e.w.WriteString(Separator(o)); err != nil {
 			return err
@@ -112,9 +126,19 @@ func Separator(o *Object) string {
 	return "---\n"
 }
 
-// Flush writes out buffered output, a List being gathered included.
+func (e *Encoder) writeTrailer() error {
+	_, err := e.w.WriteString(e.trailer)
+	e.trailer = ""
+	return err
+}
+
+// Flush ends the stream: it writes a List being gathered, the last
+// document's trailer and whatever is buffered.
 func (e *Encoder) Flush() error {
 	if err := e.endList(); err != nil {
+		return err
+	}
+	if err := e.writeTrailer(); err != nil {
 		return err
 	}
 	return e.w.Flush()
@@ -122,8 +146,20 @@ func (e *Encoder) Flush() error {
 
 // Marshal renders objects as one stream.
 func Marshal(objs []*Object) ([]byte, error) {
+	return marshal(objs, false)
+}
+
+// MarshalObject renders one object as a file of its own. The empty documents
+// after it in its template are left out: they belong to that file, not to
+// the object, and would show as a change in `render --check` when added.
+func MarshalObject(o *Object) ([]byte, error) {
+	return marshal([]*Object{o}, true)
+}
+
+func marshal(objs []*Object, noTrailer bool) ([]byte, error) {
 	var b strings.Builder
 	enc := NewEncoder(&b)
+	enc.noTrailer = noTrailer
 	for _, o := range objs {
 		if err := enc.Encode(o); err != nil {
 			return nil, err

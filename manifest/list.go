@@ -61,5 +61,6 @@ func (l *List) wrap(items []*Object) *Object {
 			doc.Content[i+1] = &seq
 		}
 	}
-	return &Object{Node: &doc, Leading: l.Leading}
+	first, last := items[0], items[len(items)-1]
+	return &Object{Node: &doc, Leading: l.Leading, Src: first.Src, Doc: first.Doc, Trailer: last.Trailer}
 }

@@ -21,20 +21,32 @@ func init() {
 // Parse reads every document of src. It goes through yqlib's decoder so that
 // leading comments and `---` lines come out exactly as `yq` would print them,
 // which keeps krender's output byte-compatible with the pipelines it replaces.
+// Empty documents (a trailing `---`) are no objects, but yq prints them, so
+// they travel as text on the object next to them.
 func Parse(src *Source) ([]*Object, error) {
 	var objs []*Object
-	err := Decode(src, yqlib.NewDefaultYamlPreferences(), func(doc int, n *yaml.Node, leading string) error {
+	before := "" // empty documents before the first object, as leading content
+	err := decode(src, yqlib.NewDefaultYamlPreferences(), func(doc int, n *yaml.Node, leading string) error {
+		if isEmptyDoc(n) {
+			if len(objs) > 0 {
+				objs[len(objs)-1].Trailer += emptyDocText(n, leading)
+			} else {
+				before += emptyDocLeading(n, leading)
+			}
+			return nil
+		}
 		if n.Kind != yaml.MappingNode {
 			return filepos.Errorf(filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column},
 				"document %d is not a mapping; a Kubernetes object is expected", doc+1)
 		}
-		if l := asList(n, leading); l != nil {
+		if l := asList(n, before+leading); l != nil {
 			for _, item := range l.items.Content {
 				objs = append(objs, &Object{Node: item, Src: src, Doc: doc, List: l})
 			}
-			return nil
+		} else {
+			objs = append(objs, &Object{Node: n, Src: src, Doc: doc, Leading: before + leading})
 		}
-		objs = append(objs, &Object{Node: n, Src: src, Doc: doc, Leading: leading})
+		before = ""
 		return nil
 	})
 	return objs, err
@@ -45,6 +57,16 @@ func Parse(src *Source) ([]*Object, error) {
 // prefs chooses how yqlib attaches leading comments (its load() differs from
 // its command line).
 func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
+	return decode(src, prefs, func(doc int, n *yaml.Node, leading string) error {
+		if isEmptyDoc(n) {
+			return nil
+		}
+		return f(doc, n, leading)
+	})
+}
+
+// decode is Decode with the empty documents included.
+func decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
 	dec := yqlib.NewYamlDecoder(prefs)
 	if err := dec.Init(bytes.NewReader(src.Text)); err != nil {
 		return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
@@ -61,16 +83,44 @@ func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.No
 		if err != nil {
 			return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
 		}
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-			continue // an empty or comment-only document
-		}
-		if err := CheckDuplicateKeys(src, n); err != nil {
-			return err
+		if !isEmptyDoc(n) {
+			if err := CheckDuplicateKeys(src, n); err != nil {
+				return err
+			}
 		}
 		if err := f(doc, n, cn.LeadingContent); err != nil {
 			return err
 		}
 	}
+}
+
+// isEmptyDoc: an empty or comment-only document (or an explicit null).
+func isEmptyDoc(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// emptyDocText is what yq prints for an empty document that follows another:
+// the separator, then its value on a line of its own (an empty line for a
+// bare trailing `---`). yq drops comments inside it.
+func emptyDocText(n *yaml.Node, leading string) string {
+	var b strings.Builder
+	if !strings.HasPrefix(leading, yqDocSeparator) {
+		b.WriteString("---\n")
+	}
+	_ = yqlib.PrintYAMLLeadingContent(&b, leading, true, false) // a strings.Builder does not fail
+	if leading == "" || n.Value != "" {
+		b.WriteString(n.Value + "\n")
+	}
+	return b.String()
+}
+
+// emptyDocLeading is an empty document before a file's first object, as part
+// of that object's leading content: it prints the same, except that an
+// explicit `null` becomes a comment.
+func emptyDocLeading(n *yaml.Node, leading string) string {
+	text := leading
+	if leading == "" || n.Value != "" {
+		text += n.Value + "\n"
+	}
+	return text + yqDocSeparator + "\n"
 }
 
 // CheckDuplicateKeys rejects a mapping with a key twice: go-yaml keeps the

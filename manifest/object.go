@@ -14,6 +14,9 @@ type Object struct {
 	Src     *Source    // the template the object came from
 	Doc     int        // index of the document within Src
 	Leading string     // comments and separators before the first document, as yq keeps them
+	// Trailer is what yq prints for the empty documents after this one in its
+	// file (a trailing `---`). The stream keeps it; a file of its own does not.
+	Trailer string
 	Tenant  string
 	// List is the `kind: List` document the object is an item of, or nil.
 	List *List

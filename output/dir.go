@@ -47,7 +47,7 @@ type objectFile struct {
 func marshalFiles(s *manifest.Set) ([]objectFile, error) {
 	out := make([]objectFile, 0, len(s.Objects))
 	for _, o := range s.Objects {
-		b, err := manifest.Marshal([]*manifest.Object{o})
+		b, err := manifest.MarshalObject(o)
 		if err != nil {
 			return nil, err
 		}
