@@ -45,6 +45,10 @@ func Parse(src *Source) ([]*Object, error) {
 // prefs chooses how yqlib attaches leading comments (its load() differs from
 // its command line).
 func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
+	check, err := decodeChecks(src, prefs.LeadingContentPreProcessing)
+	if err != nil {
+		return err
+	}
 	dec := yqlib.NewYamlDecoder(prefs)
 	if err := dec.Init(bytes.NewReader(src.Text)); err != nil {
 		return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
@@ -63,6 +67,9 @@ func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.No
 		}
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			continue // an empty or comment-only document
+		}
+		if err := check.Document(n, doc); err != nil {
+			return err
 		}
 		if err := CheckDuplicateKeys(src, n); err != nil {
 			return err

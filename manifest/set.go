@@ -20,6 +20,7 @@ type Set struct {
 	Vars      map[string]string // the deploy-time variables this unit is rendered with
 	Objects   []*Object
 	Notes     []filepos.Note
+	Limits    Limits // the run's; a stage that multiplies objects checks Objects before it does
 }
 
 // VarNames are the names of s.Vars, sorted, for did-you-mean suggestions.
