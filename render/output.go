@@ -50,7 +50,9 @@ func each[T any](e *Engine, res *Result, conv func(*manifest.Set) (T, error), em
 	type unit struct {
 		notes []filepos.Note
 		v     T
+		n     int // objects, counted against limits.objects
 	}
+	total := 0
 	return inOrder(len(e.Units), e.workers(), e.window(),
 		func(i int) (unit, error) {
 			s, err := e.renderAt(i)
@@ -58,9 +60,19 @@ func each[T any](e *Engine, res *Result, conv func(*manifest.Set) (T, error), em
 				return unit{}, err
 			}
 			v, err := conv(s)
-			return unit{s.Notes, v}, err
+			return unit{s.Notes, v, len(s.Objects)}, err
 		},
-		func(_ int, u unit) error {
+		func(i int, u unit) error {
+			if total+u.n > e.limits.OrDefault().Objects {
+				// Rendered again for the position, on this error path only:
+				// holding every unit's objects until emit costs memory.
+				s, err := e.renderAt(i)
+				if err != nil {
+					return err
+				}
+				return inTenant(e.objectLimit(total, s.Objects), e.Units[i].Tenant)
+			}
+			total += u.n
 			res.add(u.notes)
 			return emit(u.v)
 		})

@@ -50,6 +50,7 @@ type Engine struct {
 	Stages    []Stage
 	Workers   int // units rendered at once; 0: GOMAXPROCS
 	namespace string
+	limits    manifest.Limits
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -66,7 +67,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if len(opts.Paths) == 0 {
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
-	p, err := profiles.LoadWith(opts.Profile, fsys.ReadFile)
+	p, err := profiles.LoadWith(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +84,12 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	for _, in := range p.Inject {
 		fragments = append(fragments, in.FragmentPath)
 	}
-	tpls, err := LoadTemplates(fsys, opts.Paths, fragments...)
+	lim := p.Limits.OrDefault()
+	tpls, err := loadTemplates(fsys, lim, opts.Paths, fragments...)
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace}
+	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim}
 	if e.namespace == "" {
 		e.namespace = p.Namespace.Value
 	}
@@ -159,7 +161,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 // Render produces one unit's objects: a copy of every template, through
 // every stage. It never touches the parsed templates.
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
-	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map()}
+	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Limits: e.limits}
 	s.Objects = make([]*manifest.Object, len(e.Templates))
 	for i, t := range e.Templates {
 		s.Objects[i] = t.Clone()
@@ -169,7 +171,22 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 		if err := st.Apply(s); err != nil {
 			return nil, err
 		}
+		if err := e.objectLimit(0, s.Objects); err != nil {
+			return nil, err
+		}
 	}
 	filepos.SortNotes(s.Notes)
 	return s, nil
+}
+
+// objectLimit refuses objs when, after before objects of other units, they
+// take the render past limits.objects; the error names the first object
+// past it.
+func (e *Engine) objectLimit(before int, objs []*manifest.Object) error {
+	limit := e.limits.OrDefault().Objects
+	if before+len(objs) <= limit {
+		return nil
+	}
+	o := objs[max(0, limit-before)]
+	return manifest.TooManyObjects(o.Pos(o.Node), limit)
 }
