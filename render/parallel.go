@@ -58,7 +58,7 @@ func inOrder[T any](n, workers, window int, work func(i int) (T, error), emit fu
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				v, err := work(i)
+				v, err := guarded(work, i)
 				slots[i%window] <- outcome{v, err} // never blocks: the slot was emptied before i got credit
 			}
 		}()
@@ -107,4 +107,10 @@ func (e *Engine) memoryLimit() int64 {
 		}
 	}
 	return 128<<20 + int64(e.window())*64*int64(text)
+}
+
+// guarded is work(i) with a panic turned into an error on this goroutine.
+func guarded[T any](work func(int) (T, error), i int) (v T, err error) {
+	defer Recover(&err)
+	return work(i)
 }

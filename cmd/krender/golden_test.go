@@ -50,6 +50,9 @@ func runCase(t *testing.T, dir string, args []string) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, &out, &errb, render.DirFS(dir))
+	if strings.Contains(errb.String(), "krender: internal error") {
+		t.Fatalf("krender crashed (a bug, whatever the input):\n%s", errb.String())
+	}
 	return out.String(), errb.String() + fmt.Sprintf("exit status %d\n", code)
 }
 
