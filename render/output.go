@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -157,7 +159,12 @@ func ObjectFile(tenant string, o *manifest.Object) string {
 	if o.BaseName != "" {
 		base = o.BaseName
 	}
-	name := sanitize(strings.ToLower(o.Kind())) + "-" + sanitize(base) + ".yaml"
+	name := sanitize(strings.ToLower(o.Kind())) + "-" + sanitize(base)
+	if len(name) > maxFileName-len(".yaml") { // file systems refuse longer names
+		sum := sha256.Sum256([]byte(name))
+		name = name[:maxFileName-len(".yaml")-9] + "-" + hex.EncodeToString(sum[:4])
+	}
+	name += ".yaml"
 	if tenant == "" {
 		return name
 	}
@@ -165,6 +172,9 @@ func ObjectFile(tenant string, o *manifest.Object) string {
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// maxFileName is the longest file name Linux, macOS and Windows accept.
+const maxFileName = 255
 
 func sanitize(s string) string {
 	s = unsafeName.ReplaceAllString(s, "_")
@@ -258,6 +268,14 @@ func writeFile(root, name string, text []byte) error {
 // it in with renames; dir is untouched when fill fails.
 func replaceDirWith(dir string, fill func(tmp string) error) error {
 	dir = filepath.Clean(dir)
+	// A link would be replaced, not followed, and a file deleted: refused.
+	if fi, err := os.Lstat(dir); err == nil && !fi.IsDir() {
+		what := "a file"
+		if fi.Mode()&os.ModeSymlink != 0 {
+			what = "a symbolic link; krender replaces DIR whole, so it would replace the link rather than write where it points"
+		}
+		return filepos.Errorf(filepos.Pos{File: dir}, "the output directory is %s: give a directory, or a path that does not exist yet", what)
+	}
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
