@@ -40,7 +40,7 @@ func (e *Engine) renderAt(i int) (*manifest.Set, error) {
 	u := e.Units[i]
 	s, err := e.Render(u)
 	if err != nil {
-		return nil, inTenant(err, u.Tenant)
+		return nil, inTenant(redactErr(err, redactor(e.secret, u.Vars.Map())), u.Tenant)
 	}
 	return s, nil
 }

@@ -51,6 +51,7 @@ type Engine struct {
 	Workers   int // units rendered at once; 0: GOMAXPROCS
 	namespace string
 	limits    manifest.Limits
+	secret    map[string]bool // variables whose values reach a Secret's data
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -89,7 +90,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim}
+	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls)}
 	if e.namespace == "" {
 		e.namespace = p.Namespace.Value
 	}
@@ -162,6 +163,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 // every stage. It never touches the parsed templates.
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Limits: e.limits}
+	s.Redact = redactor(e.secret, s.Vars)
 	s.Objects = make([]*manifest.Object, len(e.Templates))
 	for i, t := range e.Templates {
 		s.Objects[i] = t.Clone()
