@@ -105,6 +105,12 @@ func decode(path string, text []byte) (*fileDoc, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Load(text, &root); err != nil {
+		if strings.Contains(err.Error(), "no documents in stream") {
+			return &fileDoc{}, nil // empty, as a file of comments is
+		}
+		if strings.Contains(err.Error(), "expected single document") {
+			return nil, filepos.Errorf(secondDocument(src), "a profile is one YAML document; another one starts here")
+		}
 		return nil, loadError(path, err)
 	}
 	if err := src.Limits.NodeChecker(src).Document(body(&root), 0); err != nil {
@@ -128,6 +134,24 @@ func decode(path string, text []byte) (*fileDoc, error) {
 	}
 	setFile(reflect.ValueOf(doc), path)
 	return doc, nil
+}
+
+// secondDocument is where a second document of src starts: the first
+// `---` after anything but comments, or the second `---`.
+func secondDocument(src *manifest.Source) filepos.Pos {
+	markers, content := 0, false
+	for i, line := range strings.SplitAfter(string(src.Text), "\n") {
+		t := strings.TrimRight(line, "\r\n")
+		switch {
+		case t == "---" || t == "..." || strings.HasPrefix(t, "--- ") || strings.HasPrefix(t, "... "):
+			if markers++; content || markers > 1 {
+				return filepos.Pos{File: src.Path, Line: i + 1, Col: 1}
+			}
+		case strings.TrimSpace(t) != "" && !strings.HasPrefix(strings.TrimSpace(t), "#"):
+			content = true
+		}
+	}
+	return filepos.Pos{File: src.Path, Line: 1, Col: 1}
 }
 
 func body(n *yaml.Node) *yaml.Node {
