@@ -42,7 +42,7 @@ var positioned = regexp.MustCompile(`^[^:\s]+\.yaml:\d+(:\d+)?: `)
 // a successful render parses, and rendering it again gives it back.
 func FuzzRender(f *testing.F) {
 	seeds, _ := filepath.Glob("../../templates/*/*.yaml")
-	seeds = append(seeds, "../../testdata/render/structure-safe/app.yaml", "../../testdata/check/list-items/list.yaml")
+	seeds = append(seeds, "../../testdata/render/structure-safe/app.yaml", "../../testdata/check/list-items/app.yaml")
 	for _, s := range seeds {
 		if text, err := os.ReadFile(s); err == nil {
 			f.Add(text)

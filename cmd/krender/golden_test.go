@@ -35,8 +35,15 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			args := strings.Fields(string(raw))
-			stdout, stderr := runCase(t, dir, args)
-			again, againErr := runCase(t, dir, args)
+			dir, runDir := dir, dir
+			if strings.HasPrefix(name, "hostile/") {
+				dir = mustAbs(t, dir) // the case runs in its own working directory
+				var done func()
+				runDir, done = hostileCase(t, dir)
+				defer done()
+			}
+			stdout, stderr := runCase(t, runDir, args)
+			again, againErr := runCase(t, runDir, args)
 			if again != stdout || againErr != stderr {
 				t.Fatalf("second run differs from the first: output is not deterministic")
 			}
