@@ -24,17 +24,21 @@ type Limits struct {
 	DocumentBytes int // bytes per document
 	Documents     int // documents per file, empty ones included
 	Nodes         int // nodes per document, each alias counted as what it names
+	InputNodes    int // nodes of all templates and fragments of a run, as written
 	Depth         int // nesting of collections
 	Objects       int // objects one render produces, every tenant together
+
+	spent *int // input nodes decoded so far in the run (Budget)
 }
 
 // DefaultLimits are far above real manifests: etcd stores objects of at
 // most 1.5 MiB, and the largest CRDs have some 100,000 nodes.
 var DefaultLimits = Limits{
 	FileBytes:     16 << 20,
-	DocumentBytes: 4 << 20,
+	DocumentBytes: 3 << 20, // kube-apiserver's largest request
 	Documents:     10_000,
-	Nodes:         200_000,
+	Nodes:         100_000,
+	InputNodes:    250_000,
 	Depth:         1_000,
 	Objects:       100_000,
 }
@@ -46,12 +50,13 @@ var MaxLimits = Limits{
 	DocumentBytes: 64 << 20,
 	Documents:     1_000_000,
 	Nodes:         10_000_000,
+	InputNodes:    50_000_000,
 	Depth:         10_000, // go-yaml's own
 	Objects:       10_000_000,
 }
 
 // LimitKeys are the profile keys, in the order of the fields.
-var LimitKeys = []string{"fileBytes", "documentBytes", "documents", "nodes", "depth", "objects"}
+var LimitKeys = []string{"fileBytes", "documentBytes", "documents", "nodes", "inputNodes", "depth", "objects"}
 
 // Field returns a pointer to the limit named by a profile key, or nil.
 func (l *Limits) Field(key string) *int {
@@ -64,6 +69,8 @@ func (l *Limits) Field(key string) *int {
 		return &l.Documents
 	case "nodes":
 		return &l.Nodes
+	case "inputNodes":
+		return &l.InputNodes
 	case "depth":
 		return &l.Depth
 	case "objects":
@@ -94,6 +101,13 @@ func (l Limits) Merge(over Limits) Limits {
 
 // exceeded is the one error for a limit: where it was crossed, and the
 // profile key that raises it.
+// Budget starts a run's count of input nodes: every file decoded with the
+// returned limits (and copies of them) adds to the one count.
+func (l Limits) Budget() Limits {
+	l.spent = new(int)
+	return l
+}
+
 func exceeded(pos filepos.Pos, key, format string, args ...any) *filepos.Error {
 	return filepos.Errorf(pos, "%s (limits.%s; see docs/limits.md)", fmt.Sprintf(format, args...), key)
 }
@@ -290,6 +304,10 @@ type NodeChecker struct {
 	byNode map[*yaml.Node]int
 	total  int
 	what   string // "document 3", or the object checked
+	// Decoding counts written nodes against InputNodes; a stage's check
+	// of one object does not.
+	spent   *int
+	written int
 }
 
 // NodeChecker checks the documents of src; anchors carry over from one
@@ -301,14 +319,20 @@ func (l Limits) NodeChecker(src *Source) *NodeChecker {
 
 // Document checks one document's root (below the document node).
 func (c *NodeChecker) Document(root *yaml.Node, doc int) *filepos.Error {
-	c.total, c.what = 0, fmt.Sprintf("document %d", doc+1)
+	c.total, c.written, c.what = 0, 0, fmt.Sprintf("document %d", doc+1)
 	_, err := c.walk(root, 1)
+	if c.spent != nil {
+		*c.spent += c.written
+	}
 	return err
 }
 
 // walk returns the nodes n stands for, capped just past the limit so that
 // nothing overflows.
 func (c *NodeChecker) walk(n *yaml.Node, depth int) (int, *filepos.Error) {
+	if c.written++; c.spent != nil && *c.spent+c.written > c.lim.InputNodes {
+		return 0, exceeded(c.at(n), "inputNodes", "the templates and fragments hold more than %d nodes in all", c.lim.InputNodes)
+	}
 	if n.Kind == yaml.AliasNode {
 		size, ok := c.byNode[n.Alias]
 		if !ok {
@@ -375,5 +399,7 @@ func decodeChecks(src *Source, yqLeading bool) (*NodeChecker, error) {
 			return nil, err
 		}
 	}
-	return src.Limits.NodeChecker(src), nil
+	c := src.Limits.NodeChecker(src)
+	c.spent = src.Limits.spent
+	return c, nil
 }

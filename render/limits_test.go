@@ -74,3 +74,17 @@ func TestInjectionHeldToNodeLimit(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// All templates of a run share one budget of nodes: a file of many small
+// documents cannot hold more than one large one would.
+func TestInputNodesAcrossFiles(t *testing.T) {
+	list := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\nitems: [" + strings.Repeat("x, ", 40) + "x]\n"
+	got := renderErr(t, map[string]string{
+		"p.yaml": "limits: {inputNodes: 100}\n",
+		"a.yaml": strings.Replace(list, "%s", "a", 1),
+		"b.yaml": strings.Replace(list, "%s", "b", 1),
+	}, "a.yaml", "b.yaml")
+	if !strings.HasPrefix(got, "b.yaml:4:") || !strings.Contains(got, "the templates and fragments hold more than 100 nodes in all (limits.inputNodes") {
+		t.Fatalf("got %s", got)
+	}
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"runtime"
 	"sync"
 
@@ -77,17 +78,33 @@ func inOrder[T any](n, workers, window int, work func(i int) (T, error), emit fu
 }
 
 // workers is how many units render at once: the engine's setting, else one
-// per usable CPU (GOMAXPROCS, which honours container CPU limits).
+// per usable CPU (GOMAXPROCS, which honours container CPU limits), and no
+// more than atOnce allows.
 func (e *Engine) workers() int {
-	if e.Workers > 0 {
-		return e.Workers
+	w := e.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
 	}
-	return runtime.GOMAXPROCS(0)
+	return max(1, min(w, e.atOnce()))
 }
 
 // window bounds the units held in memory: enough for every worker to have
 // the next unit ready while the consumer writes the current one.
-func (e *Engine) window() int { return 2 * e.workers() }
+func (e *Engine) window() int { return max(e.workers(), min(2*e.workers(), e.atOnce())) }
+
+// nodesInFlight bounds the template nodes that units in flight hold, each
+// unit a copy of every template: with templates near limits.inputNodes,
+// a machine with many CPUs renders fewer units at once rather than hold
+// hundreds of copies (a node costs about 250 bytes here).
+const nodesInFlight = 1_000_000
+
+// atOnce is how many units nodesInFlight allows at once.
+func (e *Engine) atOnce() int {
+	if e.templateNodes == 0 {
+		return math.MaxInt
+	}
+	return max(1, nodesInFlight/e.templateNodes)
+}
 
 // memoryLimit is a soft limit that leaves the collector little to do (the CLI
 // collects at eleven times the live heap) without letting a large fleet grow

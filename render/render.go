@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
@@ -52,6 +54,8 @@ type Engine struct {
 	namespace string
 	limits    manifest.Limits
 	secret    map[string]bool // variables whose values reach a Secret's data
+	// templateNodes is the size of one unit's copy of the templates.
+	templateNodes int
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -85,12 +89,16 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	for _, in := range p.Inject {
 		fragments = append(fragments, in.FragmentPath)
 	}
-	lim := p.Limits.OrDefault()
+	lim := p.Limits.OrDefault().Budget()
+	p.Limits = lim // fragments count against the same inputNodes
 	tpls, err := loadTemplates(fsys, lim, opts.Paths, fragments...)
 	if err != nil {
 		return nil, err
 	}
 	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls)}
+	for _, t := range tpls {
+		manifest.Walk(t.Node, func(*yaml.Node) { e.templateNodes++ })
+	}
 	if e.namespace == "" {
 		e.namespace = p.Namespace.Value
 	}
