@@ -21,6 +21,7 @@ import (
 // stage first follows them. A zero field means its default (docs/limits.md).
 type Limits struct {
 	FileBytes     int // bytes per file
+	InputBytes    int // bytes of all templates and fragments of a run
 	DocumentBytes int // bytes per document
 	Documents     int // documents per file, empty ones included
 	Nodes         int // nodes per document, each alias counted as what it names
@@ -28,14 +29,18 @@ type Limits struct {
 	Depth         int // nesting of collections
 	Objects       int // objects one render produces, every tenant together
 
-	spent *int // input nodes decoded so far in the run (Budget)
+	spent *budget // what the run has read so far (Budget)
 }
+
+// budget is what a run's files have used of inputBytes and inputNodes.
+type budget struct{ bytes, nodes int }
 
 // DefaultLimits are far above real manifests: etcd stores objects of at
 // most 1.5 MiB, and the largest CRDs have some 100,000 nodes.
 var DefaultLimits = Limits{
-	FileBytes:     16 << 20,
-	DocumentBytes: 3 << 20, // kube-apiserver's largest request
+	FileBytes:     8 << 20,
+	InputBytes:    16 << 20,
+	DocumentBytes: 2 << 20, // etcd stores objects of at most 1.5 MiB
 	Documents:     10_000,
 	Nodes:         100_000,
 	InputNodes:    250_000,
@@ -47,6 +52,7 @@ var DefaultLimits = Limits{
 // profile leaves the work finite.
 var MaxLimits = Limits{
 	FileBytes:     256 << 20,
+	InputBytes:    1 << 30,
 	DocumentBytes: 64 << 20,
 	Documents:     1_000_000,
 	Nodes:         10_000_000,
@@ -56,13 +62,15 @@ var MaxLimits = Limits{
 }
 
 // LimitKeys are the profile keys, in the order of the fields.
-var LimitKeys = []string{"fileBytes", "documentBytes", "documents", "nodes", "inputNodes", "depth", "objects"}
+var LimitKeys = []string{"fileBytes", "inputBytes", "documentBytes", "documents", "nodes", "inputNodes", "depth", "objects"}
 
 // Field returns a pointer to the limit named by a profile key, or nil.
 func (l *Limits) Field(key string) *int {
 	switch key {
 	case "fileBytes":
 		return &l.FileBytes
+	case "inputBytes":
+		return &l.InputBytes
 	case "documentBytes":
 		return &l.DocumentBytes
 	case "documents":
@@ -104,7 +112,7 @@ func (l Limits) Merge(over Limits) Limits {
 // Budget starts a run's count of input nodes: every file decoded with the
 // returned limits (and copies of them) adds to the one count.
 func (l Limits) Budget() Limits {
-	l.spent = new(int)
+	l.spent = &budget{}
 	return l
 }
 
@@ -130,6 +138,12 @@ func (l Limits) CheckText(src *Source) (mayExceedNodes bool, err error) {
 	text := src.Text
 	if len(text) > l.FileBytes {
 		return false, exceeded(src.PosAt(l.FileBytes), "fileBytes", "the file is larger than %s", amount("fileBytes", l.FileBytes))
+	}
+	if l.spent != nil {
+		if l.spent.bytes += len(text); l.spent.bytes > l.InputBytes {
+			return false, exceeded(src.PosAt(len(text)-(l.spent.bytes-l.InputBytes)), "inputBytes",
+				"the templates and fragments are larger than %s in all", amount("inputBytes", l.InputBytes))
+		}
 	}
 	if err := checkChars(src); err != nil {
 		return false, err
@@ -306,7 +320,7 @@ type NodeChecker struct {
 	what   string // "document 3", or the object checked
 	// Decoding counts written nodes against InputNodes; a stage's check
 	// of one object does not.
-	spent   *int
+	spent   *budget
 	written int
 }
 
@@ -322,7 +336,7 @@ func (c *NodeChecker) Document(root *yaml.Node, doc int) *filepos.Error {
 	c.total, c.written, c.what = 0, 0, fmt.Sprintf("document %d", doc+1)
 	_, err := c.walk(root, 1)
 	if c.spent != nil {
-		*c.spent += c.written
+		c.spent.nodes += c.written
 	}
 	return err
 }
@@ -330,7 +344,7 @@ func (c *NodeChecker) Document(root *yaml.Node, doc int) *filepos.Error {
 // walk returns the nodes n stands for, capped just past the limit so that
 // nothing overflows.
 func (c *NodeChecker) walk(n *yaml.Node, depth int) (int, *filepos.Error) {
-	if c.written++; c.spent != nil && *c.spent+c.written > c.lim.InputNodes {
+	if c.written++; c.spent != nil && c.spent.nodes+c.written > c.lim.InputNodes {
 		return 0, exceeded(c.at(n), "inputNodes", "the templates and fragments hold more than %d nodes in all", c.lim.InputNodes)
 	}
 	if n.Kind == yaml.AliasNode {

@@ -88,3 +88,16 @@ func TestInputNodesAcrossFiles(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// The bytes of all templates share one budget too.
+func TestInputBytesAcrossFiles(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s}\ndata: {k: " + strings.Repeat("x", 600) + "}\n"
+	got := renderErr(t, map[string]string{
+		"p.yaml": "limits: {inputBytes: 1000}\n",
+		"a.yaml": strings.Replace(cm, "%s", "a", 1),
+		"b.yaml": strings.Replace(cm, "%s", "b", 1),
+	}, "a.yaml", "b.yaml")
+	if !strings.HasPrefix(got, "b.yaml:4:") || !strings.Contains(got, "the templates and fragments are larger than 1000 in all (limits.inputBytes") {
+		t.Fatalf("got %s", got)
+	}
+}

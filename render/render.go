@@ -54,8 +54,9 @@ type Engine struct {
 	namespace string
 	limits    manifest.Limits
 	secret    map[string]bool // variables whose values reach a Secret's data
-	// templateNodes is the size of one unit's copy of the templates.
-	templateNodes int
+	// templateNodes is the size of one unit's copy of the templates, and
+	// largestObject that of its largest object.
+	templateNodes, largestObject int
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -97,7 +98,10 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	}
 	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls)}
 	for _, t := range tpls {
-		manifest.Walk(t.Node, func(*yaml.Node) { e.templateNodes++ })
+		n := 0
+		manifest.Walk(t.Node, func(*yaml.Node) { n++ })
+		e.templateNodes += n
+		e.largestObject = max(e.largestObject, n)
 	}
 	if e.namespace == "" {
 		e.namespace = p.Namespace.Value

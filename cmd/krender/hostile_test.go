@@ -74,7 +74,7 @@ var hostileInputs = map[string]func(t *testing.T, dir string){
 	"alias-bomb-check": write("bomb.yaml", aliasBomb()),
 	"alias-bomb-vars":  write("bomb.yaml", aliasBomb()),
 	"deep-nesting":     write("deep.yaml", cmHead+"data:\n  k: "+strings.Repeat("[", 10_000)+strings.Repeat("]", 10_000)+"\n"),
-	"flow-million":     write("flow.yaml", cmHead+"items: ["+strings.Repeat("x, ", 999_999)+"x]\n"),
+	"flow-million":     write("flow.yaml", cmHead+"items: ["+strings.Repeat("x,", 999_999)+"x]\n"),
 	"empty-documents":  write("empty.yaml", strings.Repeat("---\n", 100_000)+cmHead),
 	"nul-byte":         write("nul.yaml", cmHead+"data: {k: \"a\x00b\"}\n"),
 	"invalid-utf8":     write("bad.yaml", cmHead+"data: {k: caf\xe9}\n"),
@@ -215,6 +215,47 @@ func mustAbs(t *testing.T, p string) string {
 	return a
 }
 
+// flowDocs is n ConfigMaps, each with a flow sequence of items ones under
+// field (dense: two bytes a node), separated by `---`.
+func flowDocs(field string, items ...int) string {
+	var docs []string
+	for i, n := range items {
+		docs = append(docs, fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\n%s [%s1]\n", i, field, strings.Repeat("1,", n-1)))
+	}
+	return strings.Join(docs, "---\n")
+}
+
+// worstCases are too slow for the golden tests; they are the inputs that
+// cost most within the default limits, written by TestWriteHostileInputs
+// for docs/limits.md's measurements.
+var worstCases = map[string]func(t *testing.T, dir string){
+	// One document just under limits.documentBytes, as dense as YAML gets:
+	// refused only after the exact count parses it.
+	"worst-refused": func(t *testing.T, dir string) {
+		write("args", "render -p profile.yaml dense.yaml\n")(t, dir)
+		write("profile.yaml", "vars: {}\n")(t, dir)
+		write("dense.yaml", flowDocs("items:", (2<<20-100)/2))(t, dir)
+	},
+	// limits.inputBytes in ConfigMaps of one scalar each, six tenants.
+	"worst-accepted-text": func(t *testing.T, dir string) {
+		write("args", "render -p profile.yaml a.yaml b.yaml\n")(t, dir)
+		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
+		for _, f := range []string{"a.yaml", "b.yaml"} {
+			var docs []string
+			for i := range 4 {
+				docs = append(docs, fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s%d}\ndata:\n  k: %s\n", f[:1], i, strings.Repeat("x", 2<<20-200)))
+			}
+			write(f, strings.Join(docs, "---\n"))(t, dir)
+		}
+	},
+	// limits.inputNodes in hashed ConfigMaps near limits.nodes, six tenants.
+	"worst-accepted": func(t *testing.T, dir string) {
+		write("args", "render -p profile.yaml dense.yaml\n")(t, dir)
+		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
+		write("dense.yaml", flowDocs("data:\n  k:", 99_980, 99_980, 49_980))(t, dir)
+	},
+}
+
 // TestWriteHostileInputs writes every hostile case, inputs generated, under
 // $KRENDER_HOSTILE_OUT, to run the real binary on them (docs/limits.md
 // measures peak memory that way).
@@ -222,6 +263,9 @@ func TestWriteHostileInputs(t *testing.T) {
 	out := os.Getenv("KRENDER_HOSTILE_OUT")
 	if out == "" {
 		t.Skip("set KRENDER_HOSTILE_OUT=DIR to write the hostile inputs there")
+	}
+	for name, gen := range worstCases {
+		gen(t, filepath.Join(out, name))
 	}
 	cases, _ := filepath.Glob("../../testdata/hostile/*")
 	for _, c := range cases {
