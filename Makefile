@@ -5,12 +5,14 @@ export KRENDER_YQ := $(BIN)/yq
 # A kubectl built by hack/kube-apiserver.sh (only where the machine has none).
 export PATH := $(PATH):$(CURDIR)/.cache/e2e/bin
 
-.PHONY: all build demo tools test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean
+.PHONY: all build demo tools test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean fuzz fuzz-run
 
 all: build
 
+# Static: the C allocator of a cgo build reserves some 300 MB more address
+# space, which counts against a CI job's address-space limit.
 build:
-	$(GO) build -o krender ./cmd/krender
+	CGO_ENABLED=0 $(GO) build -o krender ./cmd/krender
 
 demo: build
 	./krender render -p profiles/dev.yaml templates
@@ -24,6 +26,33 @@ test-unit: tools
 	KRENDER_REQUIRE_TOOLS=1 $(GO) test -count=1 ./...
 	# Tenants render concurrently: the race detector over the packages that run them.
 	$(GO) test -race -count=1 ./render/... ./output/... ./cmd/... ./lint/... ./inject/... ./yqexpr/...
+	$(MAKE) fuzz-run FUZZTIME=$(FUZZTIME_SHORT) FUZZMINIMIZE=2s
+
+# Go native fuzzing (docs/fuzzing.md): package:target. Seeds and every
+# failure found live in the package's testdata/fuzz/<target>/; plain
+# `go test` replays them.
+FUZZ := \
+	./subst/shellformat:FuzzShellFormat \
+	./profiles:FuzzProfile \
+	./cmd/krender:FuzzRender \
+	./yqexpr:FuzzPlan \
+	./hash:FuzzStringDataSum \
+	./inject:FuzzFill \
+	./manifest:FuzzTextBounds
+FUZZTIME_SHORT ?= 15s
+FUZZTIME ?= 10m
+FUZZMINIMIZE ?= 30s
+
+# Each fuzzer in turn for FUZZTIME; a failure stops with its input written
+# to testdata/fuzz/ (commit it with the fix).
+fuzz-run:
+	@for t in $(FUZZ); do \
+		echo "fuzzing $${t#*:} ($${t%%:*}) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $${t%%:*} || exit 1; \
+	done
+
+# Longer: 10 minutes per fuzzer unless FUZZTIME says otherwise.
+fuzz: fuzz-run
 
 # Quick loop: no tool builds, no API server.
 test-short:

@@ -219,6 +219,9 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 	if t.mode == Off {
 		return t, k, nil
 	}
+	if err := o.CheckNodes(); err != nil {
+		return nil, k, err // kustomize's hasher copies what aliases name
+	}
 	sum, err := Sum(o.Node)
 	if err != nil {
 		return nil, k, filepos.Errorf(o.Pos(o.Node), "cannot hash %s %q: %v", kind, name, err)

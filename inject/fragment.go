@@ -28,7 +28,7 @@ type fragment struct {
 // loadFragment reads, parses and fills the fragment of in. It decodes as
 // yq's load() does, so comments travel the same way: one right above the
 // first key goes with it, one set off by a blank line stays in the file.
-func loadFragment(read func(string) ([]byte, error), in profiles.Inject) (*fragment, error) {
+func loadFragment(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits) (*fragment, error) {
 	if in.Fragment.Value == "" {
 		return nil, filepos.Errorf(in.Pos, "inject %s needs a fragment: the file to inject, relative to this profile", in.Name.Value)
 	}
@@ -37,6 +37,7 @@ func loadFragment(read func(string) ([]byte, error), in profiles.Inject) (*fragm
 		return nil, filepos.Errorf(in.Fragment.Pos, "cannot read fragment %s: %v", in.FragmentPath, unwrapPathError(err))
 	}
 	src := manifest.NewSource(in.FragmentPath, text)
+	src.Limits = lim
 	var node *yaml.Node
 	err = manifest.Decode(src, yqlib.LoadYamlPreferences, func(_ int, n *yaml.Node, _ string) error {
 		if node != nil {

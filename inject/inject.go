@@ -48,7 +48,7 @@ func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error)
 	st := &Stage{}
 	var errs filepos.List
 	for _, in := range p.Inject {
-		e, err := newEntry(read, in)
+		e, err := newEntry(read, in, p.Limits)
 		if err != nil {
 			errs = filepos.Append(errs, err)
 			continue
@@ -61,7 +61,7 @@ func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error)
 	return st, nil
 }
 
-func newEntry(read func(string) ([]byte, error), in profiles.Inject) (*entry, error) {
+func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits) (*entry, error) {
 	e := &entry{in: in, exclude: map[string]bool{}}
 	var errs filepos.List
 	add := func(err error) { errs = filepos.Append(errs, err) }
@@ -101,7 +101,7 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject) (*entry, er
 	for _, x := range in.Exclude {
 		e.exclude[x.Value] = true
 	}
-	if e.frag, err = loadFragment(read, in); err != nil {
+	if e.frag, err = loadFragment(read, in, lim); err != nil {
 		add(err)
 	} else if in.Container.Value != "" && e.frag.node.Kind != yaml.MappingNode {
 		n := e.frag.node
@@ -119,10 +119,26 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject) (*entry, er
 	return e, nil
 }
 
-// Apply injects into every object of s.
+// Apply injects into every object of s. An object an entry changed is
+// held to the nodes limit again before the next entry's yq expressions
+// and the later stages (hashing, the schema check) follow its aliases: an
+// injection can add what the templates alone did not have.
 func (st *Stage) Apply(s *manifest.Set) error {
 	var errs filepos.List
+	grown := map[*manifest.Object]bool{}
+	recheck := func() error {
+		for o := range grown {
+			if err := o.CheckNodes(); err != nil {
+				return err
+			}
+		}
+		clear(grown)
+		return nil
+	}
 	for _, e := range st.entries {
+		if err := recheck(); err != nil {
+			return err
+		}
 		changed := 0
 		for _, o := range s.Objects {
 			ok, err := e.apply(o)
@@ -131,13 +147,17 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			}
 			if ok {
 				changed++
+				grown[o] = true
 			}
 		}
 		if changed == 0 && len(errs) == 0 {
 			s.Note(filepos.Info, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
 		}
 	}
-	return errs.Err()
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	return recheck()
 }
 
 // apply injects into o if e selects it and o has the target.

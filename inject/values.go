@@ -162,6 +162,9 @@ func fill(name string, iv profiles.InjectValue) (string, *filepos.Error) {
 		if typ != "string" {
 			return "", filepos.Errorf(iv.Pos, "%s: shellQuote applies to type string only (values of type %s need no quotes)", name, typ)
 		}
+		if strings.IndexByte(v, 0) >= 0 {
+			return "", filepos.Errorf(pos, "value for %s contains a NUL byte, which no command argument can hold: the command would see the value cut short", name)
+		}
 		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'", nil
 	}
 	if msg := check(v); msg != "" {

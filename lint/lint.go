@@ -152,8 +152,12 @@ func (c *ctx) reportAt(o *manifest.Object, pos filepos.Pos, sev filepos.Severity
 	if c.set.Tenant != "" {
 		tenants = []string{c.set.Tenant}
 	}
+	object := o.Kind() + "/" + o.Name()
+	if r := c.set.Redact; r != nil { // findings are printed: no secret values
+		msg, fix, object = r(msg), r(fix), r(object)
+	}
 	c.found = append(c.found, &Finding{Rule: c.rule.ID, Severity: sev, Pos: pos,
-		Object: o.Kind() + "/" + o.Name(), Tenants: tenants, Msg: msg, Fix: fix})
+		Object: object, Tenants: tenants, Msg: msg, Fix: fix})
 }
 
 func known(id string) bool {

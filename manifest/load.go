@@ -65,8 +65,13 @@ func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.No
 	})
 }
 
-// decode is Decode with the empty documents included.
+// decode is Decode with the empty documents included. Every document is held
+// to the limits before the stages see it.
 func decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
+	check, err := decodeChecks(src, prefs.LeadingContentPreProcessing)
+	if err != nil {
+		return err
+	}
 	dec := yqlib.NewYamlDecoder(prefs)
 	if err := dec.Init(bytes.NewReader(src.Text)); err != nil {
 		return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
@@ -84,6 +89,9 @@ func decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.No
 			return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
 		}
 		if !isEmptyDoc(n) {
+			if err := check.Document(n, doc); err != nil {
+				return err
+			}
 			if err := CheckDuplicateKeys(src, n); err != nil {
 				return err
 			}

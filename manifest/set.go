@@ -20,6 +20,10 @@ type Set struct {
 	Vars      map[string]string // the deploy-time variables this unit is rendered with
 	Objects   []*Object
 	Notes     []filepos.Note
+	Limits    Limits // the run's; a stage that multiplies objects checks Objects before it does
+	// Redact hides this unit's secret values in a message (nil: none).
+	// Notes go through it; so must anything else a stage prints.
+	Redact func(string) string
 }
 
 // VarNames are the names of s.Vars, sorted, for did-you-mean suggestions.
@@ -48,6 +52,9 @@ type Ref struct {
 
 // Note records something the user should see on stderr.
 func (s *Set) Note(sev filepos.Severity, pos filepos.Pos, msg string) {
+	if s.Redact != nil {
+		msg = s.Redact(msg)
+	}
 	s.Notes = append(s.Notes, filepos.Note{Pos: pos, Severity: sev, Msg: msg})
 }
 

@@ -16,8 +16,10 @@ import (
 // Source is one input file: its name as the user wrote it and its bytes, kept
 // so positions inside a scalar (a `${VAR}` in a block script) can be found.
 type Source struct {
-	Path       string
-	Text       []byte
+	Path string
+	Text []byte
+	// Limits are those of the run that reads the file; zero: the defaults.
+	Limits     Limits
 	lineStarts []int
 }
 

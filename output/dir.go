@@ -1,6 +1,9 @@
 package output
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -19,7 +22,12 @@ func ObjectFile(tenant string, o *manifest.Object) string {
 	if o.BaseName != "" {
 		base = o.BaseName
 	}
-	name := sanitize(strings.ToLower(o.Kind())) + "-" + sanitize(base) + ".yaml"
+	name := sanitize(strings.ToLower(o.Kind())) + "-" + sanitize(base)
+	if len(name) > maxFileName-len(".yaml") { // file systems refuse longer names
+		sum := sha256.Sum256([]byte(name))
+		name = name[:maxFileName-len(".yaml")-9] + "-" + hex.EncodeToString(sum[:4])
+	}
+	name += ".yaml"
 	if tenant == "" {
 		return name
 	}
@@ -27,6 +35,9 @@ func ObjectFile(tenant string, o *manifest.Object) string {
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// maxFileName is the longest file name Linux, macOS and Windows accept.
+const maxFileName = 255
 
 func sanitize(s string) string {
 	s = unsafeName.ReplaceAllString(s, "_")
@@ -116,6 +127,14 @@ func writeFile(fsys afero.Fs, root, name string, text []byte) error {
 // it in with renames; dir is untouched when fill fails.
 func replaceDirWith(fsys afero.Fs, dir string, fill func(tmp string) error) error {
 	dir = filepath.Clean(dir)
+	// A link would be replaced, not followed, and a file deleted: refused.
+	if fi, err := lstat(fsys, dir); err == nil && !fi.IsDir() {
+		what := "a file"
+		if fi.Mode()&os.ModeSymlink != 0 {
+			what = "a symbolic link; krender replaces DIR whole, so it would replace the link rather than write where it points"
+		}
+		return filepos.Errorf(filepos.Pos{File: dir}, "the output directory is %s: give a directory, or a path that does not exist yet", what)
+	}
 	parent := filepath.Dir(dir)
 	if err := fsys.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -148,4 +167,13 @@ func replaceDirWith(fsys afero.Fs, dir string, fill func(tmp string) error) erro
 		return fsys.RemoveAll(old)
 	}
 	return nil
+}
+
+// lstat does not follow a link where the file system can tell one.
+func lstat(fsys afero.Fs, name string) (os.FileInfo, error) {
+	if l, ok := fsys.(afero.Lstater); ok {
+		fi, _, err := l.LstatIfPossible(name)
+		return fi, err
+	}
+	return fsys.Stat(name)
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -29,6 +30,7 @@ type fileDoc struct {
 	Hash       *Hash       `yaml:"hash"`
 	Check      *Check      `yaml:"check"`
 	IstioGuard *bool       `yaml:"istioGuard"`
+	Limits     yaml.Node   `yaml:"limits"`
 
 	Substitution *Substitution `yaml:"substitution"`
 }
@@ -61,7 +63,14 @@ func LoadWith(path string, read ReadFile) (*Profile, error) {
 	return p, nil
 }
 
+// MaxExtends bounds an extends chain; profiles are read before any
+// profile could raise a limit, so this one is fixed.
+const MaxExtends = 32
+
 func load(p *Profile, path string, read ReadFile, chain []string, from filepos.Pos) error {
+	if len(chain) >= MaxExtends {
+		return filepos.Errorf(from, "extends chain longer than %d profiles (a fixed limit; see docs/limits.md)", MaxExtends)
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return filepos.Errorf(from, "%v", err)
@@ -94,9 +103,21 @@ func load(p *Profile, path string, read ReadFile, chain []string, from filepos.P
 
 func decode(path string, text []byte) (*fileDoc, error) {
 	src := manifest.NewSource(path, text)
+	if _, err := src.Limits.CheckText(src); err != nil {
+		return nil, err // profiles are read with the default limits
+	}
 	var root yaml.Node
 	if err := yaml.Load(text, &root); err != nil {
+		if strings.Contains(err.Error(), "no documents in stream") {
+			return &fileDoc{}, nil // empty, as a file of comments is
+		}
+		if strings.Contains(err.Error(), "expected single document") {
+			return nil, filepos.Errorf(secondDocument(src), "a profile is one YAML document; another one starts here")
+		}
 		return nil, loadError(path, err)
+	}
+	if err := src.Limits.NodeChecker(src).Document(body(&root), 0); err != nil {
+		return nil, err
 	}
 	if err := manifest.CheckDuplicateKeys(src, &root); err != nil {
 		return nil, err
@@ -116,6 +137,24 @@ func decode(path string, text []byte) (*fileDoc, error) {
 	}
 	setFile(reflect.ValueOf(doc), path)
 	return doc, nil
+}
+
+// secondDocument is where a second document of src starts: the first
+// `---` after anything but comments, or the second `---`.
+func secondDocument(src *manifest.Source) filepos.Pos {
+	markers, content := 0, false
+	for i, line := range strings.SplitAfter(string(src.Text), "\n") {
+		t := strings.TrimRight(line, "\r\n")
+		switch {
+		case t == "---" || t == "..." || strings.HasPrefix(t, "--- ") || strings.HasPrefix(t, "... "):
+			if markers++; content || markers > 1 {
+				return filepos.Pos{File: src.Path, Line: i + 1, Col: 1}
+			}
+		case strings.TrimSpace(t) != "" && !strings.HasPrefix(strings.TrimSpace(t), "#"):
+			content = true
+		}
+	}
+	return filepos.Pos{File: src.Path, Line: 1, Col: 1}
 }
 
 func body(n *yaml.Node) *yaml.Node {
@@ -171,7 +210,30 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 	if doc.IstioGuard != nil {
 		p.IstioGuard = *doc.IstioGuard
 	}
-	return nil
+	lim, err := decodeLimits(path, &doc.Limits)
+	p.Limits = p.Limits.Merge(lim)
+	return err
+}
+
+// decodeLimits reads the limits section: each a whole number, at most its
+// maximum, so that a profile can make room for a large input but not make
+// the work unbounded.
+func decodeLimits(path string, n *yaml.Node) (manifest.Limits, error) {
+	var lim manifest.Limits
+	err := eachEntry(path, n, "limits", func(key, val *yaml.Node) error {
+		f := lim.Field(key.Value)
+		if f == nil {
+			return filepos.Errorf(at(path, key), "unknown limit %q (limits: %s)", key.Value, strings.Join(manifest.LimitKeys, ", "))
+		}
+		maxV := *manifest.MaxLimits.Field(key.Value)
+		v, err := strconv.Atoi(val.Value)
+		if val.Kind != yaml.ScalarNode || val.Tag != "!!int" || err != nil || v < 1 || v > maxV {
+			return filepos.Errorf(at(path, val), "limits.%s must be a whole number from 1 to %d", key.Value, maxV)
+		}
+		*f = v
+		return nil
+	})
+	return lim, err
 }
 
 // check splits every runtime field's path, so a bad entry fails where it

@@ -4,6 +4,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
 )
 
 // Profile is one environment's settings after `extends` has been resolved:
@@ -23,6 +24,9 @@ type Profile struct {
 	// IstioGuard adds holdApplicationUntilProxyStarts where a container
 	// writes /etc/hosts in an istio pod; when false such a pod is an error.
 	IstioGuard bool
+	// Limits on templates, fragments and the render, merged key by key
+	// across extends; zero fields are the defaults.
+	Limits manifest.Limits
 }
 
 // Str is a scalar with the position it was written at.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -23,6 +24,7 @@ type OSFS struct{}
 func (OSFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
 func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
 func (OSFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+func (OSFS) Open(name string) (fs.File, error)          { return os.Open(name) }
 
 // MapFS is an in-memory FS for tests; paths are slash-separated and relative.
 type MapFS fstest.MapFS
@@ -35,6 +37,7 @@ func (m MapFS) Stat(name string) (fs.FileInfo, error) { return fstest.MapFS(m).S
 func (m MapFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return fstest.MapFS(m).ReadDir(m.clean(name))
 }
+func (m MapFS) Open(name string) (fs.File, error) { return fstest.MapFS(m).Open(m.clean(name)) }
 
 // DirFS reads the real file system with relative paths taken from dir, so a
 // test can run as if in another working directory.
@@ -49,3 +52,22 @@ func (d DirFS) path(name string) string {
 func (d DirFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(d.path(name)) }
 func (d DirFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(d.path(name)) }
 func (d DirFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(d.path(name)) }
+func (d DirFS) Open(name string) (fs.File, error)          { return os.Open(d.path(name)) }
+
+// readLimited reads files of fsys up to max+1 bytes: enough for the parser's
+// limits check to say where a file passes max, without reading a huge file
+// whole. An FS without Open is read whole.
+func readLimited(fsys FS, max int) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		o, ok := fsys.(interface{ Open(string) (fs.File, error) })
+		if !ok {
+			return fsys.ReadFile(name)
+		}
+		f, err := o.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return io.ReadAll(io.LimitReader(f, int64(max)+1))
+	}
+}

@@ -13,6 +13,12 @@ import (
 // errors are reported together. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
 func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object, error) {
+	return loadTemplates(fsys, manifest.Limits{}, paths, skip...)
+}
+
+// loadTemplates is LoadTemplates within the run's limits.
+func loadTemplates(fsys FS, lim manifest.Limits, paths []string, skip ...string) ([]*manifest.Object, error) {
+	read := readLimited(fsys, lim.OrDefault().FileBytes)
 	var objs []*manifest.Object
 	var errs filepos.List
 	skipped := map[string]bool{}
@@ -25,12 +31,14 @@ func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object,
 			return nil, err
 		}
 		for _, f := range files {
-			text, err := fsys.ReadFile(f)
+			text, err := read(f)
 			if err != nil {
 				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read template: %v", filepos.FileError(err)))
 				continue
 			}
-			o, err := manifest.Parse(manifest.NewSource(f, text))
+			src := manifest.NewSource(f, text)
+			src.Limits = lim
+			o, err := manifest.Parse(src)
 			if err != nil {
 				errs = filepos.Append(errs, err)
 				continue

@@ -31,7 +31,7 @@ func (e *Engine) renderAt(i int) (*manifest.Set, error) {
 	u := e.Units[i]
 	s, err := e.Render(u)
 	if err != nil {
-		return nil, inTenant(err, u.Tenant)
+		return nil, inTenant(redactErr(err, redactor(e.secret, u.Vars.Map())), u.Tenant)
 	}
 	return s, nil
 }
@@ -43,8 +43,10 @@ func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) err
 	type unit struct {
 		notes []filepos.Note
 		v     T
+		n     int // objects, counted against limits.objects
 	}
 	res := &Result{}
+	total := 0
 	err := inOrder(len(e.Units), e.workers(), e.window(),
 		func(i int) (unit, error) {
 			s, err := e.renderAt(i)
@@ -52,9 +54,19 @@ func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) err
 				return unit{}, err
 			}
 			v, err := conv(s)
-			return unit{s.Notes, v}, err
+			return unit{s.Notes, v, len(s.Objects)}, err
 		},
-		func(_ int, u unit) error {
+		func(i int, u unit) error {
+			if total+u.n > e.limits.OrDefault().Objects {
+				// Rendered again for the position, on this error path only:
+				// holding every unit's objects until emit costs memory.
+				s, err := e.renderAt(i)
+				if err != nil {
+					return err
+				}
+				return inTenant(e.objectLimit(total, s.Objects), e.Units[i].Tenant)
+			}
+			total += u.n
 			res.add(u.notes)
 			return emit(u.v)
 		})

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"io/fs"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,14 @@ func (c *countingFS) ReadFile(name string) ([]byte, error) {
 	c.reads[filepath.ToSlash(filepath.Clean(name))]++
 	c.mu.Unlock()
 	return c.MapFS.ReadFile(name)
+}
+
+// Open counts too: the engine opens files to read at most a limit's worth.
+func (c *countingFS) Open(name string) (fs.File, error) {
+	c.mu.Lock()
+	c.reads[filepath.ToSlash(filepath.Clean(name))]++
+	c.mu.Unlock()
+	return c.MapFS.Open(name)
 }
 
 // countingParser counts yq expression compilations.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"runtime"
 	"sync"
 
@@ -58,7 +59,7 @@ func inOrder[T any](n, workers, window int, work func(i int) (T, error), emit fu
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				v, err := work(i)
+				v, err := guarded(work, i)
 				slots[i%window] <- outcome{v, err} // never blocks: the slot was emptied before i got credit
 			}
 		}()
@@ -77,17 +78,63 @@ func inOrder[T any](n, workers, window int, work func(i int) (T, error), emit fu
 }
 
 // workers is how many units render at once: the engine's setting, else one
-// per usable CPU (GOMAXPROCS, which honours container CPU limits).
+// per usable CPU (GOMAXPROCS, which honours container CPU limits), and no
+// more than atOnce allows, nor than workerNodes allows for the largest
+// object: hashing and encoding an object take several times its size
+// while they run.
 func (e *Engine) workers() int {
-	if e.Workers > 0 {
-		return e.Workers
+	w := e.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
 	}
-	return runtime.GOMAXPROCS(0)
+	if e.largestObject > 0 {
+		w = min(w, workerNodes/e.largestObject)
+	}
+	return max(1, min(w, e.atOnce()))
 }
+
+// workerNodes is the object size at which one unit renders at a time: an
+// object near limits.nodes then costs what one costs, not one per CPU.
+const workerNodes = 150_000
 
 // window bounds the units held in memory: enough for every worker to have
 // the next unit ready while the consumer writes the current one.
-func (e *Engine) window() int { return 2 * e.workers() }
+func (e *Engine) window() int { return max(e.workers(), min(2*e.workers(), e.atOnce())) }
+
+// nodesInFlight bounds the template nodes that units in flight hold, each
+// unit a copy of every template: with templates near limits.inputNodes,
+// a machine with many CPUs renders fewer units at once rather than hold
+// hundreds of copies (a node costs about 250 bytes here).
+const nodesInFlight = 1_000_000
+
+// bytesInFlight does the same for the templates' text, which each unit's
+// output repeats (and hashing copies).
+const bytesInFlight = 64 << 20
+
+// atOnce is how many units nodesInFlight and bytesInFlight allow at once.
+func (e *Engine) atOnce() int {
+	n := math.MaxInt
+	if e.templateNodes > 0 {
+		n = nodesInFlight / e.templateNodes
+	}
+	if text := e.templateText(); text > 0 {
+		n = min(n, bytesInFlight/text)
+	}
+	return max(1, n)
+}
+
+// templateText is the bytes of the templates' files.
+func (e *Engine) templateText() int {
+	seen := map[*manifest.Source]bool{}
+	text := 0
+	for _, t := range e.Templates {
+		if !seen[t.Src] {
+			seen[t.Src] = true
+			text += len(t.Src.Text)
+		}
+	}
+	return text
+}
 
 // memoryLimit is a soft limit that leaves the collector little to do (the CLI
 // collects at eleven times the live heap) without letting a large fleet grow
@@ -98,13 +145,11 @@ func (e *Engine) window() int { return 2 * e.workers() }
 // unit is given 64 times, over a 128 MiB base: about the former fixed
 // 150 MiB on two CPUs, and room for the 128 units a 64-CPU runner holds.
 func (e *Engine) memoryLimit() int64 {
-	seen := map[*manifest.Source]bool{}
-	text := 0
-	for _, t := range e.Templates {
-		if !seen[t.Src] {
-			seen[t.Src] = true
-			text += len(t.Src.Text)
-		}
-	}
-	return 128<<20 + int64(e.window())*64*int64(text)
+	return 128<<20 + int64(e.window())*64*int64(e.templateText())
+}
+
+// guarded is work(i) with a panic turned into an error on this goroutine.
+func guarded[T any](work func(int) (T, error), i int) (v T, err error) {
+	defer Recover(&err)
+	return work(i)
 }

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
@@ -51,6 +53,11 @@ type Engine struct {
 	Workers   int // units rendered at once; 0: GOMAXPROCS
 	namespace string
 	subst     *subst.Stage // also what `krender vars` asks
+	limits    manifest.Limits
+	secret    map[string]bool // variables whose values reach a Secret's data
+	// templateNodes is the size of one unit's copy of the templates, and
+	// largestObject that of its largest object.
+	templateNodes, largestObject int
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -67,7 +74,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if len(opts.Paths) == 0 {
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
-	p, err := profiles.LoadWith(opts.Profile, fsys.ReadFile)
+	p, err := profiles.LoadWith(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -84,11 +91,19 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	for _, in := range p.Inject {
 		fragments = append(fragments, in.FragmentPath)
 	}
-	tpls, err := LoadTemplates(fsys, opts.Paths, fragments...)
+	lim := p.Limits.OrDefault().Budget()
+	p.Limits = lim // fragments count against the same inputNodes
+	tpls, err := loadTemplates(fsys, lim, opts.Paths, fragments...)
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace}
+	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls)}
+	for _, t := range tpls {
+		n := 0
+		manifest.Walk(t.Node, func(*yaml.Node) { n++ })
+		e.templateNodes += n
+		e.largestObject = max(e.largestObject, n)
+	}
 	if e.namespace == "" {
 		e.namespace = p.Namespace.Value
 	}
@@ -161,7 +176,8 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 // Render produces one unit's objects: a copy of every template, through
 // every stage. It never touches the parsed templates.
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
-	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map()}
+	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Limits: e.limits}
+	s.Redact = redactor(e.secret, s.Vars)
 	s.Objects = make([]*manifest.Object, len(e.Templates))
 	for i, t := range e.Templates {
 		s.Objects[i] = t.Clone()
@@ -171,7 +187,22 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 		if err := st.Apply(s); err != nil {
 			return nil, err
 		}
+		if err := e.objectLimit(0, s.Objects); err != nil {
+			return nil, err
+		}
 	}
 	filepos.SortNotes(s.Notes)
 	return s, nil
+}
+
+// objectLimit refuses objs when, after before objects of other units, they
+// take the render past limits.objects; the error names the first object
+// past it.
+func (e *Engine) objectLimit(before int, objs []*manifest.Object) error {
+	limit := e.limits.OrDefault().Objects
+	if before+len(objs) <= limit {
+		return nil
+	}
+	o := objs[max(0, limit-before)]
+	return manifest.TooManyObjects(o.Pos(o.Node), limit)
 }

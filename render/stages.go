@@ -16,7 +16,7 @@ import (
 // stage that cannot be built (a bad profile section) fails the run before
 // any unit renders. check is `krender check`'s linter, or nil.
 func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, check Stage) ([]Stage, error) {
-	in, err := inject.New(fsys.ReadFile, p)
+	in, err := inject.New(readLimited(fsys, p.Limits.OrDefault().FileBytes), p)
 	if err != nil {
 		return nil, err
 	}

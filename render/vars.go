@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/krender/krender/manifest"
@@ -25,23 +26,27 @@ func (e *Engine) WriteVars(w io.Writer) error {
 				return err
 			}
 			for _, oc := range refs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, action(oc, vars))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, action(oc, vars, e.secret))
 			}
 		}
 	}
 	return tw.Flush()
 }
 
-func action(oc manifest.Ref, vars map[string]string) string {
+func action(oc manifest.Ref, vars map[string]string, secret map[string]bool) string {
+	value := strconv.Quote(vars[oc.Name])
+	if secret[oc.Name] {
+		value = Redacted
+	}
 	switch {
 	case oc.Kept != "" && oc.Defined:
 		return "not substituted (" + oc.Kept + ")"
 	case oc.Kept != "":
 		return "left as written (" + oc.Kept + ")"
 	case oc.Defined && oc.Runtime != "":
-		return fmt.Sprintf("substituted (%q) inside %s", vars[oc.Name], oc.Runtime)
+		return fmt.Sprintf("substituted (%s) inside %s", value, oc.Runtime)
 	case oc.Defined:
-		return fmt.Sprintf("substituted (%q)", vars[oc.Name])
+		return fmt.Sprintf("substituted (%s)", value)
 	case oc.Runtime != "":
 		return "left for run time (" + oc.Runtime + ")"
 	}

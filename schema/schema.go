@@ -74,6 +74,9 @@ func Check(o *manifest.Object) ([]Problem, error) {
 	if err != nil {
 		return nil, nil
 	}
+	if err := o.CheckNodes(); err != nil {
+		return nil, err // sigs.k8s.io/yaml expands aliases
+	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	// The encoder drops inferable tags and sets quoting in place: encode a copy.

@@ -219,7 +219,37 @@ func (e *Expr) Update(target *yaml.Node, vars map[string]*yaml.Node) (from map[*
 	return from, nil
 }
 
+// toCandidate converts n for yqlib. yqlib follows an alias through its
+// Alias pointer, which nodes decoded by yqlib itself do not carry (only the
+// anchor's name): those are pointed at their anchors for the conversion,
+// and an alias with no anchor before it in n is an error here rather than
+// a nil dereference inside yqlib.
 func toCandidate(n *yaml.Node) (*yqlib.CandidateNode, error) {
+	var pointed []*yaml.Node
+	defer func() {
+		for _, a := range pointed {
+			a.Alias = nil
+		}
+	}()
+	var resolved map[*yaml.Node]*yaml.Node
+	var dangling *yaml.Node
+	manifest.Walk(n, func(c *yaml.Node) {
+		if c.Kind != yaml.AliasNode || c.Alias != nil || dangling != nil {
+			return
+		}
+		if resolved == nil {
+			resolved = manifest.Aliases(n)
+		}
+		if a := resolved[c]; a != nil && a.Anchor == c.Value {
+			c.Alias = a
+			pointed = append(pointed, c)
+		} else {
+			dangling = c
+		}
+	})
+	if dangling != nil {
+		return nil, fmt.Errorf("alias *%s names no anchor before it in this object", dangling.Value)
+	}
 	cn := &yqlib.CandidateNode{}
 	if err := cn.UnmarshalYAML(n, map[string]*yqlib.CandidateNode{}); err != nil {
 		return nil, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "yaml: "))

@@ -159,3 +159,28 @@ func TestUpdateKeepsOrigins(t *testing.T) {
 		t.Error("the target itself has no origin")
 	}
 }
+
+// Objects decoded by yqlib carry an alias's anchor by name only; yqlib
+// evaluation follows Alias pointers, and crashed on a merge key before
+// toCandidate pointed them.
+func TestAliasesFromTheDecoderAreFollowed(t *testing.T) {
+	objs, err := manifest.Parse(manifest.NewSource("d.yaml", []byte("kind: Job\nbase: &b {kind: Job, x: 1}\nmerged: {<<: *b, name: x}\nother: *b\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{`.merged.kind == "Job"`, `.other.x == 1`} {
+		e, err := Selector(text, filepos.Pos{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := e.Match(objs[0].Node)
+		if err != nil || !ok {
+			t.Errorf("%s: %v, %v; want a match", text, ok, err)
+		}
+	}
+	manifest.Walk(objs[0].Node, func(n *yaml.Node) {
+		if n.Alias != nil {
+			t.Fatal("an Alias pointer was left behind")
+		}
+	})
+}

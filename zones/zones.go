@@ -42,6 +42,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	var errs filepos.List
 	splits := map[objKey]*splitResult{}
 	replaced := map[*manifest.Object][]*manifest.Object{}
+	count, limit := len(s.Objects), s.Limits.OrDefault().Objects
 	for _, o := range s.Objects {
 		spec := workload.PodSpec(o)
 		if spec == nil || c.exclude[o.Name()] {
@@ -54,6 +55,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		case z != nil:
 			errs = filepos.Append(errs, c.setHostAliases(o, spec, z))
 		default:
+			if count += len(c.zones) - 1; count > limit { // checked before the copies are made
+				return manifest.TooManyObjects(o.Pos(o.Node), limit)
+			}
 			copies, err := c.split(s, o)
 			if err != nil {
 				errs = filepos.Append(errs, err)
@@ -69,6 +73,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	for _, o := range s.Objects {
 		if o.Kind() == "HorizontalPodAutoscaler" {
 			if w := c.target(s, o, splits); w != nil {
+				if count += len(c.zones) - 1; count > limit {
+					return manifest.TooManyObjects(o.Pos(o.Node), limit)
+				}
 				copies, err := c.splitHPA(s, o, w)
 				if err != nil {
 					errs = filepos.Append(errs, err)

@@ -43,6 +43,11 @@ func tuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(1000)
 	}
+	if limitMemory {
+		// Until the engine knows its units: parsing a hostile file near the
+		// limits would otherwise grow to eleven times its live heap.
+		debug.SetMemoryLimit(128 << 20)
+	}
 }
 
 // limitMemory: the engine may set the soft memory limit unless the user did.
@@ -54,7 +59,12 @@ var errFindings = errors.New("findings")
 // run is the whole CLI; tests call it in-process. Templates and profiles are
 // read from fsys; -o DIR, --check DIR and the spool of a large stream go
 // through outFS.
-func run(args []string, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) int {
+func run(args []string, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = internalError(stderr, &render.InternalError{Value: r, Stack: debug.Stack()})
+		}
+	}()
 	root := &cobra.Command{
 		Use:           "krender",
 		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
@@ -71,11 +81,25 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs
 		return exitOK
 	case errors.Is(err, errFindings):
 		return exitFindings
+	case errors.As(err, new(*render.InternalError)):
+		return internalError(stderr, err)
 	}
 	if filepos.IsInput(err) {
 		fmt.Fprintln(stderr, err) // already "file:line:col: message" per line
 	} else {
 		fmt.Fprintf(stderr, "krender: %v\n", err)
+	}
+	return exitError
+}
+
+// internalError reports a bug (a panic anywhere below main) without the
+// stack a user cannot act on, and exits 2 like any refused input.
+func internalError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "krender: internal error: %v\n", err)
+	fmt.Fprintln(stderr, "krender: this is a bug in krender; please report it at https://github.com/krender/krender/issues with the command and the files it read")
+	var ie *render.InternalError
+	if errors.As(err, &ie) && os.Getenv("KRENDER_DEBUG") != "" {
+		stderr.Write(ie.Stack)
 	}
 	return exitError
 }

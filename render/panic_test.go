@@ -1,0 +1,22 @@
+package render
+
+import (
+	"errors"
+	"testing"
+)
+
+// A panic on a worker goroutine ends the run as an error, in index order
+// like any other, instead of killing the process with a goroutine dump.
+func TestPanicOnWorkerBecomesError(t *testing.T) {
+	err := inOrder(8, 4, 8, func(i int) (int, error) {
+		if i == 5 {
+			var m map[string]int
+			m["x"] = 1 // a nil map write: a runtime panic
+		}
+		return i, nil
+	}, func(int, int) error { return nil })
+	var ie *InternalError
+	if !errors.As(err, &ie) || len(ie.Stack) == 0 {
+		t.Fatalf("got %v, want an *InternalError with its stack", err)
+	}
+}

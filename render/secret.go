@@ -1,0 +1,101 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/subst/shellformat"
+)
+
+// Redacted stands in for a secret value in anything krender prints besides
+// the manifests themselves.
+const Redacted = "<redacted>"
+
+// secretNames are the variables written into a Secret's data or
+// stringData (or into an object whose kind is itself a variable, which
+// may turn out to be a Secret). Their values are secrets: CI logs show
+// krender's messages, and a value must not reach them through a note, an
+// error, a finding or `krender vars`.
+func secretNames(templates []*manifest.Object) map[string]bool {
+	names := map[string]bool{}
+	for _, t := range templates {
+		if kind := t.Kind(); kind != "Secret" && !strings.Contains(kind, "$") {
+			continue
+		}
+		for _, field := range []string{"data", "stringData"} {
+			manifest.WalkScalars(manifest.Value(t.Node, field), func(n *yaml.Node, _ bool) {
+				for _, r := range shellformat.Scan(n.Value) {
+					names[r.Name] = true
+				}
+			})
+		}
+	}
+	return names
+}
+
+// redactor replaces the secret values of vars in a message: as written,
+// and as %q writes them. A value of fewer than minSecret bytes is replaced
+// only where it stands quoted on its own; searching for it anywhere would
+// garble every message (and it is no secret).
+func redactor(secret map[string]bool, vars map[string]string) func(string) string {
+	var pairs []string
+	seen := map[string]bool{}
+	var values []string
+	for name := range secret {
+		if v, ok := vars[name]; ok && v != "" && !seen[v] {
+			seen[v] = true
+			values = append(values, v)
+		}
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) }) // longest first
+	for _, v := range values {
+		q := strconv.Quote(v)
+		if len(v) < minSecret {
+			pairs = append(pairs, q, Redacted)
+			continue
+		}
+		pairs = append(pairs, v, Redacted)
+		if inner := q[1 : len(q)-1]; inner != v {
+			pairs = append(pairs, inner, Redacted)
+		}
+	}
+	return strings.NewReplacer(pairs...).Replace
+}
+
+const minSecret = 4
+
+// redactErr applies redact to every message of err, keeping its kind: an
+// input error stays one (exit 2 with its positions), a bug stays a bug.
+func redactErr(err error, redact func(string) string) error {
+	if err == nil || redact == nil {
+		return err
+	}
+	var ie *InternalError
+	switch e := err.(type) {
+	case *filepos.Error:
+		return &filepos.Error{Pos: e.Pos, Msg: redact(e.Msg)}
+	case filepos.List:
+		out := make(filepos.List, len(e))
+		for i, x := range e {
+			out[i] = &filepos.Error{Pos: x.Pos, Msg: redact(x.Msg)}
+		}
+		return out
+	}
+	if errors.As(err, &ie) {
+		return &InternalError{Value: redact(fmt.Sprint(ie.Value)), Stack: ie.Stack}
+	}
+	if filepos.IsInput(err) {
+		return filepos.Errorf(filepos.Pos{}, "%s", redact(err.Error()))
+	}
+	return errors.New(redact(err.Error()))
+}
