@@ -41,7 +41,7 @@ func TestGolden(t *testing.T) {
 			outFS := afero.NewMemMapFs() // a case never writes to the tree
 			if strings.HasPrefix(name, "hostile/") {
 				outFS = afero.NewOsFs() // but a hostile one writes into its own copy, links included
-				dir = mustAbs(t, dir) // the case runs in its own working directory
+				dir = mustAbs(t, dir)   // the case runs in its own working directory
 				var done func()
 				runDir, done = hostileCase(t, dir)
 				defer done()
