@@ -10,7 +10,7 @@ export PATH := $(PATH):$(CURDIR)/.cache/e2e/bin
 all: build
 
 build:
-	$(GO) build -o krender ./cmd/krender
+	$(GO) build -buildvcs=auto -o krender ./cmd/krender
 
 demo: build
 	./krender render -p profiles/dev.yaml templates

@@ -56,11 +56,13 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS) int {
 		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys), checkCmd(stdout, stderr, fsys))
+	root.AddCommand(renderCmd(stdout, stderr, fsys), varsCmd(stdout, fsys), checkCmd(stdout, stderr, fsys), versionCmd(stdout))
 	err := root.Execute()
 	switch {
 	case err == nil:
