@@ -187,6 +187,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object) (*target, key, 
 		}
 		nameNode.Value, nameNode.Tag = t.newName, "!!str"
 		o.BaseName = name
+		setNameLabel(o, name)
 	}
 	return t, k, nil
 }
