@@ -11,6 +11,7 @@ import (
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst"
 )
 
@@ -40,6 +41,13 @@ type Options struct {
 	// LimitMemory sets the process's soft memory limit to what the units
 	// held at once need (see memoryLimit); the CLI's choice, not a library's.
 	LimitMemory bool
+	// Secrets are overrides like Set, read from CI's secrets (--set-env,
+	// --set-file); their values are kept out of listings and, with Redact,
+	// out of the output's Secret data.
+	Secrets []Secret
+	// Redact writes every Secret's data as digests (see package redact):
+	// goldens that show a secret changed, never its value.
+	Redact bool
 }
 
 // Engine holds everything parsed once per run.
@@ -74,6 +82,9 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if set, err = addSecrets(set, opts.Secrets); err != nil {
+		return nil, err
+	}
 	units, err := selectUnits(p, opts.Tenants, set)
 	if err != nil {
 		return nil, err
@@ -100,7 +111,11 @@ func New(fsys FS, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
-	if e.Stages, err = buildStages(fsys, p, check); err != nil {
+	var redacted Stage
+	if opts.Redact {
+		redacted = redact.Stage{Values: SecretValues(opts.Secrets)}
+	}
+	if e.Stages, err = buildStages(fsys, p, check, redacted); err != nil {
 		return nil, err
 	}
 	if opts.LimitMemory {

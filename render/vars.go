@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst"
 )
 
@@ -16,6 +17,11 @@ func (e *Engine) WriteVars(w io.Writer) error {
 	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tACTION")
 	for _, u := range e.Units {
 		vars := u.Vars.Map()
+		for _, v := range u.Vars {
+			if IsSecret(v) {
+				vars[v.Name] = redact.Mask
+			}
+		}
 		tenant := u.Tenant
 		if tenant == "" {
 			tenant = "-"
@@ -29,12 +35,20 @@ func (e *Engine) WriteVars(w io.Writer) error {
 	return tw.Flush()
 }
 
+// quote shows a value as Go would quote it, and a secret's mask bare.
+func quote(v string) string {
+	if v == redact.Mask {
+		return v
+	}
+	return fmt.Sprintf("%q", v)
+}
+
 func action(oc manifest.Ref, vars map[string]string) string {
 	switch {
 	case oc.Defined && oc.Runtime != "":
-		return fmt.Sprintf("substituted (%q) inside %s", vars[oc.Name], oc.Runtime)
+		return fmt.Sprintf("substituted (%s) inside %s", quote(vars[oc.Name]), oc.Runtime)
 	case oc.Defined:
-		return fmt.Sprintf("substituted (%q)", vars[oc.Name])
+		return fmt.Sprintf("substituted (%s)", quote(vars[oc.Name]))
 	case oc.Runtime != "":
 		return "left for run time (" + oc.Runtime + ")"
 	}
