@@ -48,6 +48,9 @@ type Options struct {
 	// Redact writes every Secret's data as digests (see package redact):
 	// goldens that show a secret changed, never its value.
 	Redact bool
+	// Templates, when set, are the templates already parsed, instead of
+	// Paths: a KRM function gets its objects on standard input.
+	Templates []*manifest.Object
 }
 
 // Engine holds everything parsed once per run.
@@ -71,7 +74,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if opts.Profile == "" {
 		return nil, fmt.Errorf("a profile is required (-p PROFILE)")
 	}
-	if len(opts.Paths) == 0 {
+	if len(opts.Paths) == 0 && opts.Templates == nil {
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
 	p, err := profiles.LoadWith(opts.Profile, fsys.ReadFile)
@@ -94,9 +97,11 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	for _, in := range p.Inject {
 		fragments = append(fragments, in.FragmentPath)
 	}
-	tpls, err := LoadTemplates(fsys, opts.Paths, fragments...)
-	if err != nil {
-		return nil, err
+	tpls := opts.Templates
+	if tpls == nil {
+		if tpls, err = LoadTemplates(fsys, opts.Paths, fragments...); err != nil {
+			return nil, err
+		}
 	}
 	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace}
 	if e.namespace == "" {
