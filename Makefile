@@ -12,7 +12,7 @@ all: build
 # Static: the C allocator of a cgo build reserves some 300 MB more address
 # space, which counts against a CI job's address-space limit.
 build:
-	CGO_ENABLED=0 $(GO) build -o krender ./cmd/krender
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o krender ./cmd/krender
 
 demo: build
 	./krender render -p profiles/dev.yaml templates

@@ -11,6 +11,14 @@ if ! "$bin/yq" --version 2>/dev/null | grep -q "${yq_version#v}"; then
   echo "building mikefarah/yq $yq_version into $bin" >&2
   GOBIN="$bin" GOFLAGS=-mod=mod go install "github.com/mikefarah/yq/v4@$yq_version"
 fi
+# The standalone kustomize runs exec KRM functions (`kubectl kustomize` skips
+# them silently): the krender fn tier (krm/kustomize_test.go) needs it.
+kustomize_version=v5.5.0
+# (its `version` says "(devel)" when built this way; the build info knows)
+if ! go version -m "$bin/kustomize" 2>/dev/null | grep -q "kustomize/v5[[:space:]]*$kustomize_version"; then
+  echo "building sigs.k8s.io/kustomize/kustomize/v5 $kustomize_version into $bin" >&2
+  GOBIN="$bin" GOFLAGS=-mod=mod go install "sigs.k8s.io/kustomize/kustomize/v5@$kustomize_version"
+fi
 # kubectl (with kustomize inside) for the hash parity test and the e2e tier.
 PATH="$PATH:$PWD/.cache/e2e/bin" command -v kubectl >/dev/null || hack/kube-apiserver.sh build-kubectl
 command -v envsubst >/dev/null || {

@@ -235,6 +235,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 		}
 		nameNode.Value, nameNode.Tag = t.newName, "!!str"
 		o.BaseName = name
+		setNameLabel(o, name)
 	}
 	return t, k, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst"
 )
 
@@ -42,6 +43,16 @@ type Options struct {
 	// LimitMemory sets the process's soft memory limit to what the units
 	// held at once need (see memoryLimit); the CLI's choice, not a library's.
 	LimitMemory bool
+	// Secrets are overrides like Set, read from CI's secrets (--set-env,
+	// --set-file); their values are kept out of listings and, with Redact,
+	// out of the output's Secret data.
+	Secrets []Secret
+	// Redact writes every Secret's data as digests (see package redact):
+	// goldens that show a secret changed, never its value.
+	Redact bool
+	// Templates, when set, are the templates already parsed, instead of
+	// Paths: a KRM function gets its objects on standard input.
+	Templates []*manifest.Object
 }
 
 // Engine holds everything parsed once per run.
@@ -71,7 +82,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if opts.Profile == "" {
 		return nil, fmt.Errorf("a profile is required (-p PROFILE)")
 	}
-	if len(opts.Paths) == 0 {
+	if len(opts.Paths) == 0 && opts.Templates == nil {
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
 	p, err := profiles.LoadWith(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes))
@@ -80,6 +91,9 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	}
 	set, err := parseSet(opts.Set)
 	if err != nil {
+		return nil, err
+	}
+	if set, err = addSecrets(set, opts.Secrets); err != nil {
 		return nil, err
 	}
 	units, err := selectUnits(p, opts.Tenants, set)
@@ -92,10 +106,12 @@ func New(fsys FS, opts Options) (*Engine, error) {
 		fragments = append(fragments, in.FragmentPath)
 	}
 	lim := p.Limits.OrDefault().Budget()
-	p.Limits = lim // fragments count against the same inputNodes
-	tpls, err := loadTemplates(fsys, lim, opts.Paths, fragments...)
-	if err != nil {
-		return nil, err
+	p.Limits = lim         // fragments count against the same inputNodes
+	tpls := opts.Templates // krender fn's items, parsed by the caller
+	if tpls == nil {
+		if tpls, err = loadTemplates(fsys, lim, opts.Paths, fragments...); err != nil {
+			return nil, err
+		}
 	}
 	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls)}
 	for _, t := range tpls {
@@ -117,7 +133,11 @@ func New(fsys FS, opts Options) (*Engine, error) {
 		}
 	}
 	e.subst = subst.New(p, check != nil)
-	if e.Stages, err = buildStages(fsys, p, e.subst, check); err != nil {
+	var redacted Stage
+	if opts.Redact {
+		redacted = redact.Stage{Values: SecretValues(opts.Secrets)}
+	}
+	if e.Stages, err = buildStages(fsys, p, e.subst, check, redacted); err != nil {
 		return nil, err
 	}
 	if opts.LimitMemory {

@@ -14,8 +14,9 @@ import (
 // buildStages is the pipeline, in order. Each stage is built once per run,
 // so expressions are compiled and fragments parsed once, not per unit; a
 // stage that cannot be built (a bad profile section) fails the run before
-// any unit renders. check is `krender check`'s linter, or nil.
-func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, check Stage) ([]Stage, error) {
+// any unit renders. check is `krender check`'s linter, or nil; redacted is
+// --redact's stage, or nil.
+func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, check, redacted Stage) ([]Stage, error) {
 	in, err := inject.New(readLimited(fsys, p.Limits.OrDefault().FileBytes), p)
 	if err != nil {
 		return nil, err
@@ -39,7 +40,11 @@ func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, check Stage) ([
 	if check != nil {
 		stages = append(stages, check) // sees krender.io/ignore before it is stripped
 	}
-	return append(stages, stripDirectives{}), nil
+	stages = append(stages, stripDirectives{})
+	if redacted != nil {
+		stages = append(stages, redacted) // last: every stage above sees the values
+	}
+	return stages, nil
 }
 
 // duplicateKeys refuses a mapping with a key twice: Kubernetes would keep

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/redact"
 )
 
 // WriteVars lists, per template location, what substitution does with each
@@ -16,6 +17,11 @@ func (e *Engine) WriteVars(w io.Writer) error {
 	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tACTION")
 	for _, u := range e.Units {
 		vars := u.Vars.Map()
+		for _, v := range u.Vars {
+			if IsSecret(v) {
+				vars[v.Name] = redact.Mask
+			}
+		}
 		tenant := u.Tenant
 		if tenant == "" {
 			tenant = "-"
@@ -33,8 +39,16 @@ func (e *Engine) WriteVars(w io.Writer) error {
 	return tw.Flush()
 }
 
+// quote shows a value as Go would quote it, and a secret's mask bare.
+func quote(v string) string {
+	if v == redact.Mask {
+		return v
+	}
+	return strconv.Quote(v)
+}
+
 func action(oc manifest.Ref, vars map[string]string, secret map[string]bool) string {
-	value := strconv.Quote(vars[oc.Name])
+	value := quote(vars[oc.Name])
 	if secret[oc.Name] {
 		value = Redacted
 	}

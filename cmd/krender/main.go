@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/afero"
@@ -16,6 +17,7 @@ import (
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/lint"
 	"github.com/krender/krender/output"
+	"github.com/krender/krender/redact"
 	"github.com/krender/krender/render"
 )
 
@@ -28,7 +30,7 @@ const (
 
 func main() {
 	tuneGC()
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, render.OSFS{}, afero.NewOsFs()))
+	os.Exit(runWith(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, render.OSFS{}, afero.NewOsFs(), os.LookupEnv))
 }
 
 // tuneGC trades memory for CPU time. A render lasts seconds and the YAML
@@ -56,25 +58,66 @@ var limitMemory = os.Getenv("GOMEMLIMIT") == ""
 // errFindings makes a command exit 1 without printing anything more.
 var errFindings = errors.New("findings")
 
-// run is the whole CLI; tests call it in-process. Templates and profiles are
-// read from fsys; -o DIR, --check DIR and the spool of a large stream go
-// through outFS.
-func run(args []string, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) (code int) {
+// run is the whole CLI with empty standard input and an empty environment;
+// tests call it in-process. Templates and profiles are read from fsys; -o
+// DIR, --check DIR and the spool of a large stream go through outFS.
+func run(args []string, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) int {
+	return runWith(args, strings.NewReader(""), stdout, stderr, fsys, outFS, noEnv)
+}
+
+func noEnv(string) (string, bool) { return "", false }
+
+// host is what the commands use of the process: files, streams, the
+// environment (only --set-env reads it), and the mask for secret values.
+type host struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	fsys           render.FS
+	outFS          afero.Fs
+	env            LookupEnv
+	mask           *masker
+}
+
+// masked holds w's output back until the command is done and masks the
+// secret values in it: for text people read, never for manifests.
+func (h *host) masked(w io.Writer) *redact.Writer { return redact.NewWriter(w, h.mask.get) }
+
+// secrets reads --set-env and --set-file into o, and from then on every
+// masked output hides their values.
+func (h *host) secrets(o *render.Options, f *secretFlags) error {
+	s, err := f.resolve(h.fsys, h.env)
+	if err != nil {
+		return err
+	}
+	o.Secrets = s
+	h.mask.add(s)
+	return nil
+}
+
+// runWith is run with standard input (krender fn) and the environment
+// lookup (--set-env) injected. A panic below it is an internal error.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs, env LookupEnv) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = internalError(stderr, &render.InternalError{Value: r, Stack: debug.Stack()})
 		}
 	}()
+	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}}
+	errw := h.masked(stderr)
+	defer errw.Flush()
+	h.stderr = errw
 	root := &cobra.Command{
 		Use:           "krender",
 		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetArgs(args)
 	root.SetOut(stdout)
-	root.SetErr(stderr)
-	root.AddCommand(renderCmd(stdout, stderr, fsys, outFS), varsCmd(stdout, fsys), checkCmd(stdout, stderr, fsys))
+	root.SetErr(errw)
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(stdout), schemaCmd(stdout), fnCmd(h))
 	err := root.Execute()
 	switch {
 	case err == nil:
@@ -85,9 +128,9 @@ func run(args []string, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs
 		return internalError(stderr, err)
 	}
 	if filepos.IsInput(err) {
-		fmt.Fprintln(stderr, err) // already "file:line:col: message" per line
+		fmt.Fprintln(errw, err) // already "file:line:col: message" per line
 	} else {
-		fmt.Fprintf(stderr, "krender: %v\n", err)
+		fmt.Fprintf(errw, "krender: %v\n", err)
 	}
 	return exitError
 }
@@ -104,8 +147,11 @@ func internalError(stderr io.Writer, err error) int {
 	return exitError
 }
 
-func renderFlags(c *cobra.Command, o *render.Options) {
+func renderFlags(c *cobra.Command, o *render.Options, h *host) {
 	o.LimitMemory = limitMemory
+	var sf secretFlags
+	sf.register(c)
+	c.PreRunE = func(*cobra.Command, []string) error { return h.secrets(o, &sf) }
 	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
@@ -123,12 +169,13 @@ func (f shardFlag) Set(v string) (err error) {
 	return err
 }
 
-func renderCmd(stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) *cobra.Command {
+func renderCmd(h *host) *cobra.Command {
+	stdout, stderr, fsys, outFS := h.stdout, h.stderr, h.fsys, h.outFS
 	var o render.Options
 	var out, check string
 	var update bool
 	c := &cobra.Command{
-		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [-o DIR|-] [--check DIR [--update]] PATH...",
+		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|-] [--check DIR [--update]] PATH...",
 		Short: "Render templates for a profile to stdout or to a directory",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
@@ -149,7 +196,11 @@ func renderCmd(stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) *cobra.
 				if d, res, err = w.Compare(e, check); err == nil {
 					printNotes(stderr, res)
 					if !d.Empty() {
-						d.Write(stdout, check, isTerminal(stdout))
+						diff := h.masked(stdout) // a diff is read in CI logs
+						d.Write(diff, check, isTerminal(stdout))
+						if err := diff.Flush(); err != nil {
+							return err
+						}
 						return errFindings
 					}
 					return nil
@@ -166,14 +217,16 @@ func renderCmd(stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs) *cobra.
 			return nil
 		},
 	}
-	renderFlags(c, &o)
+	renderFlags(c, &o, h)
+	c.Flags().BoolVar(&o.Redact, "redact", false, "write every Secret's data and stringData values as digests (krender:sha256:<hex>), for goldens that must not hold secrets")
 	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically), or - for stdout")
 	c.Flags().StringVar(&check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
 	c.Flags().BoolVar(&update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
 	return c
 }
 
-func checkCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
+func checkCmd(h *host) *cobra.Command {
+	stderr, fsys := h.stderr, h.fsys
 	var o render.Options
 	var format string
 	c := &cobra.Command{
@@ -189,7 +242,11 @@ func checkCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 				return err
 			}
 			printNotes(stderr, res)
+			stdout := h.masked(h.stdout)
 			if err := lint.Write(stdout, format, fs); err != nil {
+				return err
+			}
+			if err := stdout.Flush(); err != nil {
 				return err
 			}
 			if lint.HasErrors(fs) {
@@ -198,7 +255,7 @@ func checkCmd(stdout, stderr io.Writer, fsys render.FS) *cobra.Command {
 			return nil
 		},
 	}
-	renderFlags(c, &o)
+	renderFlags(c, &o, h)
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
 	return c
 }
@@ -208,21 +265,25 @@ func isTerminal(w io.Writer) bool {
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
-func varsCmd(stdout io.Writer, fsys render.FS) *cobra.Command {
+func varsCmd(h *host) *cobra.Command {
 	var o render.Options
 	c := &cobra.Command{
 		Use:   "vars -p PROFILE [-t TENANT]... PATH...",
 		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
-			e, err := render.New(fsys, o)
+			e, err := render.New(h.fsys, o)
 			if err != nil {
 				return err
 			}
-			return e.WriteVars(stdout)
+			stdout := h.masked(h.stdout)
+			if err := e.WriteVars(stdout); err != nil {
+				return err
+			}
+			return stdout.Flush()
 		},
 	}
-	renderFlags(c, &o)
+	renderFlags(c, &o, h)
 	return c
 }
 

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+
+	"github.com/spf13/cobra"
+
+	"github.com/krender/krender/krm"
+	"github.com/krender/krender/render"
+)
+
+func fnCmd(h *host) *cobra.Command {
+	var sf secretFlags
+	var o render.Options
+	c := &cobra.Command{
+		Use:   "fn [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]...",
+		Short: "Run as a KRM function: render a ResourceList's items (stdin to stdout), for kustomize and kpt",
+		Long: `Run as a KRM function (the kustomize functions spec): read a ResourceList on
+standard input, render its items through the same stages as krender render,
+and write the ResourceList, with krender check's findings in results, to
+standard output. functionConfig is apiVersion: krender.io/v1alpha1,
+kind: Render, with spec.profile (a path from the directory the function runs
+in), spec.tenant and spec.set. On an error nothing is written to standard
+output.`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			if err := h.secrets(&o, &sf); err != nil {
+				return err
+			}
+			var out bytes.Buffer
+			notes, err := krm.Run(h.stdin, &out, h.fsys, o.Secrets)
+			if err != nil {
+				return err
+			}
+			printNotes(h.stderr, &render.Result{Notes: notes})
+			_, err = out.WriteTo(h.stdout)
+			return err
+		},
+	}
+	sf.register(c)
+	return c
+}

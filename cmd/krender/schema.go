@@ -1,0 +1,26 @@
+package main
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/krender/krender/lint"
+	"github.com/krender/krender/profiles"
+)
+
+func schemaCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the profile format as a JSON Schema (draft-07), for editors: # yaml-language-server: $schema=...",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			b, err := profiles.Schema(lint.RuleIDs())
+			if err != nil {
+				return err
+			}
+			_, err = stdout.Write(b)
+			return err
+		},
+	}
+}

@@ -1,0 +1,62 @@
+package testtool
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildPath string
+	buildErr  error
+	buildOut  []byte
+)
+
+// Krender builds the krender command once per test process, with VCS
+// stamping on (this machine's GOFLAGS turns it off), for the tests that
+// must run it as a separate program: kustomize and Argo CD start it
+// themselves. -short skips them. Call Main from TestMain to remove it.
+func Krender(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("SKIP: -short: builds the krender binary")
+	}
+	buildOnce.Do(func() {
+		if buildDir, buildErr = os.MkdirTemp("", "krender-bin-"); buildErr != nil {
+			return
+		}
+		buildPath = filepath.Join(buildDir, "krender")
+		cmd := exec.Command(goCommand(), "build", "-buildvcs=true", "-o", buildPath, "github.com/krender/krender/cmd/krender")
+		buildOut, buildErr = cmd.CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("building krender: %v\n%s", buildErr, buildOut)
+	}
+	return buildPath
+}
+
+func goCommand() string {
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+		return p
+	}
+	return "go"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Main runs the tests and removes what Krender built.
+func Main(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,256 @@
+// Package krm runs krender as a KRM function, per the kustomize functions
+// spec: a ResourceList on standard input, its items rendered through the
+// same pipeline as `krender render` (substitution, injection, zones,
+// hashing), the ResourceList on standard output with check findings in
+// results. kustomize runs it as an exec transformer; see docs/integrations.md.
+package krm
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/lint"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/redact"
+	"github.com/krender/krender/render"
+)
+
+// The functionConfig krender takes, and the ResourceList versions it reads.
+const (
+	ConfigAPIVersion = "krender.io/v1alpha1"
+	ConfigKind       = "Render"
+	ListKind         = "ResourceList"
+)
+
+var listVersions = []string{"config.kubernetes.io/v1", "config.kubernetes.io/v1beta1"}
+
+// Source is what errors call standard input: positions are lines of the
+// ResourceList as the orchestrator sent it.
+const Source = "stdin"
+
+// Config is functionConfig's spec.
+type Config struct {
+	// Profile is a path, resolved from the directory the orchestrator runs
+	// the function in (kustomize: the kustomization's).
+	Profile string `yaml:"profile"`
+	// Tenant chooses one tenant of a profile that has tenants: a function
+	// returns one set of objects, and two tenants' would collide by name.
+	Tenant string `yaml:"tenant"`
+	// Set is --set NAME=VALUE.
+	Set map[string]string `yaml:"set"`
+}
+
+// Result is one entry of ResourceList.results, as the functions spec and
+// kyaml's framework.Result write it.
+type Result struct {
+	Message     string            `yaml:"message"`
+	Severity    string            `yaml:"severity"`
+	ResourceRef *ResourceRef      `yaml:"resourceRef,omitempty"`
+	Field       *Field            `yaml:"field,omitempty"`
+	File        *File             `yaml:"file,omitempty"`
+	Tags        map[string]string `yaml:"tags,omitempty"`
+}
+
+type ResourceRef struct {
+	APIVersion string `yaml:"apiVersion"`
+	Kind       string `yaml:"kind"`
+	Name       string `yaml:"name"`
+	Namespace  string `yaml:"namespace,omitempty"`
+}
+
+type Field struct {
+	Path string `yaml:"path"`
+}
+
+type File struct {
+	Path  string `yaml:"path"`
+	Index int    `yaml:"index,omitempty"`
+}
+
+// Run renders the ResourceList read from in and writes the result to out,
+// only when everything succeeded: an orchestrator must never mistake half a
+// list for the output. The notes are the stages' messages, for stderr.
+func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret) ([]filepos.Note, error) {
+	text, err := io.ReadAll(in)
+	if err != nil {
+		return nil, err
+	}
+	src := manifest.NewSource(Source, text)
+	list, err := readList(src)
+	if err != nil {
+		return nil, err
+	}
+	fc, cfg, err := readConfig(src, list)
+	if err != nil {
+		return nil, err
+	}
+	items, err := readItems(src, list)
+	if err != nil {
+		return nil, err
+	}
+
+	opts := render.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets}
+	if cfg.Tenant != "" {
+		opts.Tenants = []string{cfg.Tenant}
+	}
+	names := make([]string, 0, len(cfg.Set))
+	for name := range cfg.Set {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		opts.Set = append(opts.Set, name+"="+cfg.Set[name])
+	}
+	var linter *lint.Linter
+	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
+		var err error
+		linter, err = lint.New(p)
+		return linter, err
+	}
+	e, err := render.New(fsys, opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(e.Units) != 1 {
+		var tenants []string
+		for _, u := range e.Units {
+			tenants = append(tenants, u.Tenant)
+		}
+		return nil, fmt.Errorf("functionConfig: profile %s has tenants (%s): name one in spec.tenant", cfg.Profile, strings.Join(tenants, ", "))
+	}
+	var set *manifest.Set
+	res, err := e.Each(func(s *manifest.Set) error { set = s; return nil })
+	if err != nil {
+		return nil, err
+	}
+	results, err := findings(src, set, linter.Findings(), redact.NewText(render.SecretValues(secrets)))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := writeList(&b, manifest.ScalarAt(list, "apiVersion"), set.Objects, fc, results); err != nil {
+		return nil, err
+	}
+	_, err = b.WriteTo(out)
+	return res.Notes, err
+}
+
+func readList(src *manifest.Source) (*yaml.Node, error) {
+	var list *yaml.Node
+	err := manifest.Decode(src, yqlib.NewDefaultYamlPreferences(), func(doc int, n *yaml.Node, _ string) error {
+		if list != nil {
+			return filepos.Errorf(filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}, "a second document: a KRM function reads one %s", ListKind)
+		}
+		list = n
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		return nil, fmt.Errorf("%s: no input: a KRM function reads a %s (run by kustomize, kpt, or krender fn < list.yaml)", Source, ListKind)
+	}
+	pos := filepos.Pos{File: src.Path, Line: list.Line, Col: list.Column}
+	if list.Kind != yaml.MappingNode || manifest.ScalarAt(list, "kind") != ListKind || !contains(listVersions, manifest.ScalarAt(list, "apiVersion")) {
+		return nil, filepos.Errorf(pos, "want a %s of apiVersion %s", ListKind, strings.Join(listVersions, " or "))
+	}
+	return list, nil
+}
+
+func readConfig(src *manifest.Source, list *yaml.Node) (*yaml.Node, Config, error) {
+	var cfg Config
+	fc := manifest.Value(list, "functionConfig")
+	at := func(n *yaml.Node) filepos.Pos { return filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column} }
+	if fc == nil || fc.Kind != yaml.MappingNode {
+		return nil, cfg, filepos.Errorf(at(list), "functionConfig is missing: want apiVersion: %s, kind: %s, spec.profile", ConfigAPIVersion, ConfigKind)
+	}
+	if v, k := manifest.ScalarAt(fc, "apiVersion"), manifest.ScalarAt(fc, "kind"); v != ConfigAPIVersion || k != ConfigKind {
+		return nil, cfg, filepos.Errorf(at(fc), "functionConfig is %s %s: want apiVersion: %s, kind: %s", v, k, ConfigAPIVersion, ConfigKind)
+	}
+	spec := manifest.Value(fc, "spec")
+	if spec == nil || spec.Kind != yaml.MappingNode {
+		return nil, cfg, filepos.Errorf(at(fc), "functionConfig needs spec.profile")
+	}
+	if err := spec.Load(&cfg, yaml.WithKnownFields()); err != nil {
+		var le *yaml.LoadError
+		var les *yaml.LoadErrors
+		switch {
+		case asLoadErrors(err, &les):
+			le = les.Errors[0]
+			fallthrough
+		case asLoadError(err, &le):
+			return nil, cfg, filepos.Errorf(filepos.Pos{File: src.Path, Line: le.Mark.Line, Col: le.Mark.Column}, "functionConfig spec: %s", le.Message)
+		}
+		return nil, cfg, filepos.Errorf(at(spec), "functionConfig spec: %v", err)
+	}
+	if cfg.Profile == "" {
+		return nil, cfg, filepos.Errorf(at(spec), "functionConfig needs spec.profile (a path from the directory the function runs in)")
+	}
+	return fc, cfg, nil
+}
+
+func readItems(src *manifest.Source, list *yaml.Node) ([]*manifest.Object, error) {
+	seq := manifest.Value(list, "items")
+	if seq == nil || seq.Tag == "!!null" {
+		return []*manifest.Object{}, nil
+	}
+	if seq.Kind != yaml.SequenceNode {
+		return nil, filepos.Errorf(filepos.Pos{File: src.Path, Line: seq.Line, Col: seq.Column}, "items must be a list")
+	}
+	var errs filepos.List
+	objs := make([]*manifest.Object, 0, len(seq.Content))
+	for i, n := range seq.Content {
+		o := &manifest.Object{Node: n, Src: src, Doc: i}
+		if n.Kind != yaml.MappingNode || o.Kind() == "" || o.APIVersion() == "" {
+			errs = append(errs, filepos.Errorf(o.Pos(n), "items[%d] is not a Kubernetes object: apiVersion and kind are required", i))
+			continue
+		}
+		objs = append(objs, o)
+	}
+	return objs, errs.Err()
+}
+
+// writeList writes the ResourceList laid out as krender writes manifests.
+func writeList(w io.Writer, apiVersion string, objs []*manifest.Object, fc *yaml.Node, results []Result) error {
+	items := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, o := range objs {
+		items.Content = append(items.Content, o.Node)
+	}
+	list := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	manifest.Put(list, "apiVersion", manifest.String(apiVersion))
+	manifest.Put(list, "kind", manifest.String(ListKind))
+	manifest.Put(list, "items", items)
+	manifest.Put(list, "functionConfig", fc)
+	if len(results) > 0 {
+		var rn yaml.Node
+		if err := rn.Encode(results); err != nil {
+			return err
+		}
+		manifest.Put(list, "results", &rn)
+	}
+	d, err := yaml.NewDumper(w, yaml.WithV3Defaults(), yaml.WithIndent(2), yaml.WithCompactSeqIndent(false), yaml.WithLineWidth(-1))
+	if err != nil {
+		return err
+	}
+	if err := d.Dump(list); err != nil {
+		return err
+	}
+	return d.Close()
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,163 @@
+package krm_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/krender/krender/internal/testtool"
+)
+
+func TestMain(m *testing.M) { testtool.Main(m) }
+
+func kustomize(t *testing.T) string {
+	root, _ := filepath.Abs("..")
+	return testtool.Find(t, "KRENDER_KUSTOMIZE", []string{filepath.Join(root, ".cache", "bin", "kustomize"), "kustomize"},
+		"the kustomize tier runs krender fn as an exec function in a real kustomize build (hack/tools.sh builds v5.5.0; kubectl kustomize skips exec functions)")
+}
+
+// copyTree copies the repository's dir into dst/dir.
+func copyTree(t *testing.T, dst, dir string) {
+	t.Helper()
+	err := filepath.Walk(filepath.Join("..", dir), func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel("..", p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// kustomization lays out a kustomization whose transformers: entry runs
+// `krender fn` through a wrapper (kustomize's exec spec takes a path, no
+// arguments, resolved from the kustomization's directory).
+func kustomization(t *testing.T, bin string, resources []string, spec string) string {
+	dir := t.TempDir()
+	copyTree(t, dir, "templates")
+	copyTree(t, dir, "profiles")
+	files := map[string]string{
+		"kustomization.yaml": "resources:\n  - " + strings.Join(resources, "\n  - ") + "\ntransformers:\n  - krender-fn.yaml\n",
+		"krender-fn.yaml": `apiVersion: krender.io/v1alpha1
+kind: Render
+metadata:
+  name: krender
+  annotations:
+    config.kubernetes.io/function: |
+      exec:
+        path: ./krender-fn
+spec:
+` + spec,
+		"krender-fn": fmt.Sprintf("#!/bin/sh\nexec %q fn --set-env REGISTRY=CI_REGISTRY \"$@\"\n", bin),
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var templateFiles = []string{
+	"templates/billing-api/configmap.yaml", "templates/billing-api/deployment.yaml",
+	"templates/mo-back/deployment.yaml",
+	"templates/nginx-gateway/configmap.yaml", "templates/nginx-gateway/deployment.yaml",
+	"templates/web-portal/deployment.yaml",
+}
+
+func byID(t *testing.T, b []byte) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, o := range decodeAll(t, b) {
+		md, _ := o["metadata"].(map[string]any)
+		out[fmt.Sprintf("%v/%v/%v", o["kind"], md["namespace"], md["name"])] = o
+	}
+	return out
+}
+
+// TestKustomizeExecFunction runs `kustomize build --enable-alpha-plugins
+// --enable-exec` on the bundled templates with krender fn as a transformer
+// and requires the objects `krender render` writes for the same profile,
+// tenant and secret: hashed names, injected fragments, zone host entries.
+func TestKustomizeExecFunction(t *testing.T) {
+	kz := kustomize(t)
+	bin := testtool.Krender(t)
+	if help, _ := exec.Command(kz, "build", "--help").Output(); !bytes.Contains(help, []byte("--enable-exec")) {
+		t.Fatalf("%s build has no --enable-exec: want the standalone kustomize v5", kz)
+	}
+	dir := kustomization(t, bin, templateFiles, "  profile: profiles/dev.yaml\n  tenant: tenant-a\n  set: {LOG_LEVEL: trace}\n")
+	env := append(os.Environ(), "CI_REGISTRY=registry.ci.example.com/saas")
+
+	start := time.Now()
+	build := exec.Command(kz, "build", "--enable-alpha-plugins", "--enable-exec", dir)
+	build.Env = env
+	var stderr bytes.Buffer
+	build.Stderr = &stderr
+	got, err := build.Output()
+	if err != nil {
+		t.Fatalf("kustomize build: %v\n%s", err, stderr.String())
+	}
+	t.Logf("kustomize build with krender fn: %v", time.Since(start))
+
+	render := exec.Command(bin, "render", "-p", "profiles/dev.yaml", "-t", "tenant-a", "--set", "LOG_LEVEL=trace", "--set-env", "REGISTRY=CI_REGISTRY", "templates")
+	render.Dir, render.Env = dir, env
+	want, err := render.Output()
+	if err != nil {
+		t.Fatalf("krender render: %v", err)
+	}
+	if !bytes.Contains(got, []byte("registry.ci.example.com/saas/")) || !bytes.Contains(got, []byte("krender.io/name:")) {
+		t.Fatalf("the function did not run (no substituted registry, no hashed names):\n%s", got)
+	}
+	g, w := byID(t, got), byID(t, want)
+	var ids []string
+	for id := range w {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if !reflect.DeepEqual(g[id], w[id]) {
+			t.Errorf("%s differs:\n--- kustomize\n%v\n--- krender render\n%v", id, g[id], w[id])
+		}
+	}
+	if len(g) != len(w) || len(w) < 6 {
+		t.Errorf("kustomize has %d objects, krender render %d", len(g), len(w))
+	}
+}
+
+// TestKustomizeExecFunctionFails: a render error fails the build with
+// krender's message, and kustomize writes no manifests.
+func TestKustomizeExecFunctionFails(t *testing.T) {
+	kz := kustomize(t)
+	bin := testtool.Krender(t)
+	dir := kustomization(t, bin, []string{"broken.yaml"}, "  profile: profiles/dev.yaml\n  tenant: tenant-a\n")
+	if err := os.WriteFile(filepath.Join(dir, "broken.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: ${SERVCE_NAME}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command(kz, "build", "--enable-alpha-plugins", "--enable-exec", dir)
+	build.Env = append(os.Environ(), "CI_REGISTRY=r.example.com")
+	var stderr bytes.Buffer
+	build.Stderr = &stderr
+	out, err := build.Output()
+	if err == nil || len(out) > 0 {
+		t.Fatalf("kustomize build succeeded or wrote output (%v):\n%s", err, out)
+	}
+	if !strings.Contains(stderr.String(), "undefined variable ${SERVCE_NAME}") {
+		t.Fatalf("kustomize's error lacks krender's message:\n%s", stderr.String())
+	}
+}

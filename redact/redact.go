@@ -1,0 +1,99 @@
+// Package redact keeps secret values (from --set-env and --set-file) out of
+// what people read: Text masks them in messages, listings and diffs, and
+// Stage writes Secret data as digests so a committed golden shows that a
+// secret changed but never its value.
+package redact
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Mask is what a secret value becomes in text.
+const Mask = "<redacted>"
+
+// Text masks a fixed set of values wherever they occur.
+type Text struct {
+	r *strings.Replacer
+}
+
+// minLine is the shortest line of a multi-line value masked on its own: a
+// message may quote one line of a certificate, but masking every short line
+// ("}" of a JSON file) would garble unrelated text.
+const minLine = 8
+
+// NewText masks values as written and as Go (%q) and JSON quoting spell
+// them, longest first so that a value inside another is not half-masked.
+func NewText(values []string) *Text {
+	seen := map[string]bool{}
+	var forms []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			forms = append(forms, s)
+		}
+	}
+	for _, v := range values {
+		add(v)
+		q := strconv.Quote(v)
+		add(q[1 : len(q)-1])
+		if j, err := json.Marshal(v); err == nil {
+			add(string(j[1 : len(j)-1]))
+		}
+		if strings.Contains(v, "\n") {
+			for _, line := range strings.Split(v, "\n") {
+				if line = strings.TrimSpace(line); len(line) >= minLine {
+					add(line)
+				}
+			}
+		}
+	}
+	if len(forms) == 0 {
+		return &Text{}
+	}
+	sort.SliceStable(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	pairs := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		pairs = append(pairs, f, Mask)
+	}
+	return &Text{strings.NewReplacer(pairs...)}
+}
+
+// String masks s. A nil Text masks nothing.
+func (t *Text) String(s string) string {
+	if t == nil || t.r == nil {
+		return s
+	}
+	return t.r.Replace(s)
+}
+
+// Writer holds back what is written until Flush, so that a value split
+// across two writes is still masked.
+type Writer struct {
+	w    io.Writer
+	buf  bytes.Buffer
+	text func() *Text
+}
+
+// NewWriter masks with the Text that text returns at Flush: the CLI knows
+// the values only once the flags are read, after the writers are handed out.
+func NewWriter(w io.Writer, text func() *Text) *Writer {
+	return &Writer{w: w, text: text}
+}
+
+func (w *Writer) Write(p []byte) (int, error) { return w.buf.Write(p) }
+
+// Flush writes out everything held back, masked.
+func (w *Writer) Flush() error {
+	if w.buf.Len() == 0 {
+		return nil
+	}
+	s := w.text().String(w.buf.String())
+	w.buf.Reset()
+	_, err := io.WriteString(w.w, s)
+	return err
+}
