@@ -1,7 +1,6 @@
 package inject
 
 import (
-	"errors"
 	"regexp"
 	"sort"
 	"strings"
@@ -34,7 +33,7 @@ func loadFragment(read func(string) ([]byte, error), in profiles.Inject, lim man
 	}
 	text, err := read(in.FragmentPath)
 	if err != nil {
-		return nil, filepos.Errorf(in.Fragment.Pos, "cannot read fragment %s: %v", in.FragmentPath, unwrapPathError(err))
+		return nil, filepos.Errorf(in.Fragment.Pos, "cannot read fragment %s: %v", in.FragmentPath, filepos.FileError(err))
 	}
 	src := manifest.NewSource(in.FragmentPath, text)
 	src.Limits = lim
@@ -124,16 +123,6 @@ func fillPlaceholders(src *manifest.Source, node *yaml.Node, in profiles.Inject)
 		}
 	}
 	return errs.Err()
-}
-
-func unwrapPathError(err error) error {
-	var pe interface{ Unwrap() error }
-	if errors.As(err, &pe) {
-		if inner := pe.Unwrap(); inner != nil {
-			return inner
-		}
-	}
-	return err
 }
 
 // clone deep-copies a fragment so each target gets nodes of its own.

@@ -3,46 +3,20 @@ package inject
 import (
 	"reflect"
 	"slices"
-	"sync"
 
 	"go.yaml.in/yaml/v4"
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	batchv1 "k8s.io/api/batch/v1"
-	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	nodev1 "k8s.io/api/node/v1"
-	policyv1 "k8s.io/api/policy/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
-	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/krender/krender/manifest"
+	kschema "github.com/krender/krender/schema"
 )
 
-// scheme resolves apiVersion/kind to a k8s.io/api type. It holds the groups
-// package schema checks (whose scheme is unexported; a test keeps the two in
-// step). Built on first use: renders without `into:` targets never need it.
-var scheme = sync.OnceValue(func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme,
-		autoscalingv2.AddToScheme, networkingv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme,
-		storagev1.AddToScheme, schedulingv1.AddToScheme, coordinationv1.AddToScheme, discoveryv1.AddToScheme,
-		nodev1.AddToScheme,
-	} {
-		if err := add(s); err != nil {
-			panic(err)
-		}
-	}
-	return s
-})
+// scheme resolves apiVersion/kind to a k8s.io/api type: the kinds package
+// schema checks.
+func scheme() *runtime.Scheme { return kschema.Scheme }
 
 // shape is what the k8s.io/api types say about a node: the patch metadata of
 // a mapping's type, or of a list's items together with the list's merge key

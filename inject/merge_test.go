@@ -6,12 +6,10 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v4"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
-	kschema "github.com/krender/krender/schema"
 )
 
 // injectInto renders template with one merge-mode entry that puts frag into
@@ -236,26 +234,5 @@ func TestShapeAt(t *testing.T) {
 	}
 	if s := shapeAt(o, c).field("args", true); s == nil || s.mergeKey() != "" {
 		t.Errorf("args: want a known list without merge key, got %+v", s)
-	}
-}
-
-// TestSchemeMatchesSchemaPackage: inject resolves kinds with its own copy of
-// package schema's scheme (unexported there); every kind it knows must be
-// one schema knows, so the two cannot drift apart unnoticed.
-func TestSchemeMatchesSchemaPackage(t *testing.T) {
-	for gvk := range scheme().AllKnownTypes() {
-		if gvk.Version == "__internal" {
-			continue
-		}
-		n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-			manifest.String("apiVersion"), manifest.String(gvk.GroupVersion().String()),
-			manifest.String("kind"), manifest.String(gvk.Kind),
-		}}
-		if !kschema.Known(&manifest.Object{Node: n}) {
-			t.Errorf("inject knows %v, package schema does not", gvk)
-		}
-	}
-	if !scheme().Recognizes(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}) {
-		t.Error("scheme does not know apps/v1 Deployment")
 	}
 }

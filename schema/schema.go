@@ -34,6 +34,10 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
+// Scheme holds the built-in types krender knows offline; injection reads
+// their merge keys from it too.
+var Scheme = scheme
+
 var scheme = func() *runtime.Scheme {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{
