@@ -26,6 +26,11 @@ type Text struct {
 // ("}" of a JSON file) would garble unrelated text.
 const minLine = 8
 
+// minValue is the shortest value masked wherever it occurs. A shorter one
+// is masked only where it stands quoted on its own: searching for it
+// anywhere would garble every message (and it is hardly a secret).
+const minValue = 4
+
 // NewText masks values as written and as Go (%q) and JSON quoting spell
 // them, longest first so that a value inside another is not half-masked.
 func NewText(values []string) *Text {
@@ -38,6 +43,10 @@ func NewText(values []string) *Text {
 		}
 	}
 	for _, v := range values {
+		if len(v) < minValue {
+			add(strconv.Quote(v))
+			continue
+		}
 		add(v)
 		q := strconv.Quote(v)
 		add(q[1 : len(q)-1])

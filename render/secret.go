@@ -3,20 +3,19 @@ package render
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst/shellformat"
 )
 
 // Redacted stands in for a secret value in anything krender prints besides
 // the manifests themselves.
-const Redacted = "<redacted>"
+const Redacted = redact.Mask
 
 // secretNames are the variables written into a Secret's data or
 // stringData (or into an object whose kind is itself a variable, which
@@ -40,39 +39,20 @@ func secretNames(templates []*manifest.Object) map[string]bool {
 	return names
 }
 
-// redactor replaces the secret values of vars in a message: as written,
-// and as %q writes them. A value of fewer than minSecret bytes is replaced
-// only where it stands quoted on its own; searching for it anywhere would
-// garble every message (and it is no secret).
+// redactor replaces the secret values of vars in a message (redact.Text's
+// rules), or is nil when there are none.
 func redactor(secret map[string]bool, vars map[string]string) func(string) string {
-	var pairs []string
-	seen := map[string]bool{}
 	var values []string
 	for name := range secret {
-		if v, ok := vars[name]; ok && v != "" && !seen[v] {
-			seen[v] = true
+		if v, ok := vars[name]; ok && v != "" {
 			values = append(values, v)
 		}
 	}
 	if len(values) == 0 {
 		return nil
 	}
-	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) }) // longest first
-	for _, v := range values {
-		q := strconv.Quote(v)
-		if len(v) < minSecret {
-			pairs = append(pairs, q, Redacted)
-			continue
-		}
-		pairs = append(pairs, v, Redacted)
-		if inner := q[1 : len(q)-1]; inner != v {
-			pairs = append(pairs, inner, Redacted)
-		}
-	}
-	return strings.NewReplacer(pairs...).Replace
+	return redact.NewText(values).String
 }
-
-const minSecret = 4
 
 // redactErr applies redact to every message of err, keeping its kind: an
 // input error stays one (exit 2 with its positions), a bug stays a bug.
