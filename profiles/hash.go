@@ -5,19 +5,27 @@ package profiles
 // group and path replaces the earlier), so an environment can change the
 // mode without repeating the CRD paths its base declared.
 func (h Hash) Merge(over Hash) Hash {
-	out := Hash{Mode: h.Mode, References: append([]HashReference(nil), h.References...)}
+	out := Hash{Mode: h.Mode, References: mergeFieldSpecs(h.References, over.References,
+		func(r HashReference) [3]string { return [3]string{r.Kind.Value, r.Group.Value, r.Path.Value} })}
 	if over.Mode.Value != "" {
 		out.Mode = over.Mode
 	}
-	for _, r := range over.References {
+	return out
+}
+
+// mergeFieldSpecs adds a later file's field specs to an earlier one's; an
+// entry with the same kind, group and path (key) replaces the earlier.
+func mergeFieldSpecs[T any](base, over []T, key func(T) [3]string) []T {
+	out := append([]T(nil), base...)
+	for _, f := range over {
 		replaced := false
-		for i, e := range out.References {
-			if e.Kind.Value == r.Kind.Value && e.Group.Value == r.Group.Value && e.Path.Value == r.Path.Value {
-				out.References[i], replaced = r, true
+		for i, e := range out {
+			if key(e) == key(f) {
+				out[i], replaced = f, true
 			}
 		}
 		if !replaced {
-			out.References = append(out.References, r)
+			out = append(out, f)
 		}
 	}
 	return out

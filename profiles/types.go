@@ -210,19 +210,8 @@ func (f *RuntimeField) UnmarshalYAML(n *yaml.Node) error {
 // Merge adds a later file's runtime fields to an earlier one's; an entry
 // for the same kind, group and path replaces the earlier.
 func (s Substitution) Merge(over Substitution) Substitution {
-	out := Substitution{RuntimeFields: append([]RuntimeField(nil), s.RuntimeFields...)}
-	for _, f := range over.RuntimeFields {
-		replaced := false
-		for i, e := range out.RuntimeFields {
-			if e.Kind.Value == f.Kind.Value && e.Group.Value == f.Group.Value && e.Path.Value == f.Path.Value {
-				out.RuntimeFields[i], replaced = f, true
-			}
-		}
-		if !replaced {
-			out.RuntimeFields = append(out.RuntimeFields, f)
-		}
-	}
-	return out
+	return Substitution{RuntimeFields: mergeFieldSpecs(s.RuntimeFields, over.RuntimeFields,
+		func(f RuntimeField) [3]string { return [3]string{f.Kind.Value, f.Group.Value, f.Path.Value} })}
 }
 
 type Check struct {
