@@ -112,7 +112,7 @@ func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret) (
 	var linter *lint.Linter
 	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
 		var err error
-		linter, err = lint.New(p)
+		linter, err = lint.New(p, lint.Config{FS: fsys})
 		return linter, err
 	}
 	e, err := render.New(fsys, opts)

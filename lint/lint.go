@@ -11,9 +11,11 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/render"
 )
 
 // Finding is one problem, in the template's coordinates.
@@ -41,14 +43,39 @@ type Rule struct {
 type Linter struct {
 	profile  *profiles.Profile
 	disabled map[string]bool
+	crds     *crd.Catalog
 
 	mu       sync.Mutex
 	findings map[string]*Finding
 }
 
-// New prepares a linter; rules disabled in the profile's `check.disable` are skipped.
-func New(p *profiles.Profile) (*Linter, error) {
+// Config is what a check needs beyond the profile.
+type Config struct {
+	// FS reads CRD files; nil: the OS.
+	FS render.FS
+	// CRDs are more CRD files or directories (--crds), after the profile's
+	// check.crds.
+	CRDs []string
+}
+
+// New prepares a linter; rules disabled in the profile's `check.disable`
+// are skipped. The CRD files are read and compiled here, once per run.
+func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	l := &Linter{profile: p, disabled: map[string]bool{}, findings: map[string]*Finding{}}
+	if cfg.FS == nil {
+		cfg.FS = render.OSFS{}
+	}
+	var paths []string
+	for _, c := range p.Check.CRDs {
+		paths = append(paths, c.Value)
+	}
+	objs, err := render.LoadTemplates(cfg.FS, append(paths, cfg.CRDs...))
+	if err != nil {
+		return nil, err
+	}
+	if l.crds, err = crd.NewCatalog(objs); err != nil {
+		return nil, err
+	}
 	var errs filepos.List
 	for _, d := range p.Check.Disable {
 		if !known(d.Value) {
@@ -61,7 +88,7 @@ func New(p *profiles.Profile) (*Linter, error) {
 
 // Apply runs every enabled rule on s.
 func (l *Linter) Apply(s *manifest.Set) error {
-	c := &ctx{set: s, profile: l.profile}
+	c := &ctx{set: s, profile: l.profile, crds: l.crds}
 	var errs filepos.List
 	for _, o := range s.Objects {
 		ids, k := o.IgnoredRules()
@@ -132,6 +159,8 @@ type ctx struct {
 	rule    Rule
 	found   []*Finding
 	owner   map[*yaml.Node]*manifest.Object // built on first use by eachRef
+	crds    *crd.Catalog
+	custom  map[*manifest.Object]checked // built on first use by customResources
 }
 
 // report records a finding on o at node n (the object itself when n has no

@@ -49,7 +49,7 @@ func TestWatchedFile(t *testing.T) {
 
 func findings(t *testing.T, dir string) []Finding {
 	t.Helper()
-	fs, _, err := Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+	fs, _, err := Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestEtcHostsErrorWithoutHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := New(&profiles.Profile{})
+	l, err := New(&profiles.Profile{}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,11 @@ var rules = []Rule{
 	{ID: subst.UnresolvedRule, Severity: filepos.Err, check: unresolvedVar,
 		Summary: "a ${NAME} outside runtime places that the profile does not define"},
 	{ID: "unknown-field", Severity: filepos.Err, check: unknownField,
-		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed), for built-in kinds"},
+		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed) or prunes: built-in kinds, and custom resources whose CRD is known"},
+	{ID: "crd-schema", Severity: filepos.Err, check: crdSchema,
+		Summary: "a custom resource value its CRD rejects (schema, x-kubernetes-validations CEL rule, unserved version), or a CRD the API server rejects"},
+	{ID: "crd-missing", Severity: filepos.Err, check: crdMissing,
+		Summary: "a custom resource with no CRD in the render or the CRD files (info; an error under check.requireCRDs)"},
 	{ID: "subpath-configmap", Severity: filepos.Err, check: subPathConfigMap,
 		Summary: "a ConfigMap or Secret mounted with subPath whose content is not in its name: the mount never updates"},
 	{ID: "etc-hosts-write", Severity: filepos.Err, check: etcHostsWrite,
@@ -58,6 +62,7 @@ func unknownField(c *ctx) {
 			c.report(o, p.Node, filepos.Err, p.Msg, "fix the field name or type (kubectl explain "+strings.ToLower(o.Kind())+" shows the schema)")
 		}
 	}
+	crdUnknownField(c)
 }
 
 func runtimeVarShadowed(c *ctx) {

@@ -9,11 +9,14 @@ import (
 // Run renders everything in memory with the linter as the engine's check
 // stage, past undefined variables (they become findings), and returns what
 // the rules found, with the stages' own notes. Nothing is written.
-func Run(fsys render.FS, opts render.Options) ([]Finding, *render.Result, error) {
+func Run(fsys render.FS, opts render.Options, cfg Config) ([]Finding, *render.Result, error) {
+	if cfg.FS == nil {
+		cfg.FS = fsys
+	}
 	var l *Linter
 	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
 		var err error
-		l, err = New(p)
+		l, err = New(p, cfg)
 		return l, err
 	}
 	e, err := render.New(fsys, opts)

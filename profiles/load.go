@@ -199,7 +199,11 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 		p.Hash = p.Hash.Merge(*doc.Hash)
 	}
 	if doc.Check != nil {
-		p.Check = *doc.Check
+		for i := range doc.Check.CRDs {
+			c := &doc.Check.CRDs[i]
+			c.Value = besideFile(path, c.Value)
+		}
+		p.Check = p.Check.merge(*doc.Check)
 	}
 	if doc.Substitution != nil {
 		if err := doc.Substitution.check(); err != nil {

@@ -219,4 +219,6 @@ var schemaDocs = map[string]string{
 	"HashReference.Path":         "The field, in kustomize's field-spec syntax: keys separated by /, lists crossed unmarked.",
 	"HashReference.To":           "What the field names: ConfigMap or Secret.",
 	"Check.Disable":              "krender check rules not run for this profile.",
+	"Check.CRDs":                 "Files or directories of CustomResourceDefinitions custom resources are checked against, besides those in the render (relative to this file; added along extends).",
+	"Check.RequireCRDs":          "Make a custom resource with no CRD an error instead of a note.",
 }

@@ -1,6 +1,8 @@
 package profiles
 
 import (
+	"slices"
+
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
@@ -216,6 +218,25 @@ func (s Substitution) Merge(over Substitution) Substitution {
 
 type Check struct {
 	Disable []Str `yaml:"disable"`
+	// CRDs are files or directories of CustomResourceDefinitions that custom
+	// resources are checked against, besides those in the render; relative
+	// to the profile file that names them, and added along extends.
+	CRDs []Str `yaml:"crds"`
+	// RequireCRDs makes a custom resource with no CRD an error, not a note.
+	RequireCRDs *bool `yaml:"requireCRDs"`
+}
+
+// merge lays over on c: a later file's disable list replaces the earlier
+// one, its CRDs add to them.
+func (c Check) merge(over Check) Check {
+	if over.Disable != nil {
+		c.Disable = over.Disable
+	}
+	c.CRDs = append(slices.Clip(c.CRDs), over.CRDs...)
+	if over.RequireCRDs != nil {
+		c.RequireCRDs = over.RequireCRDs
+	}
+	return c
 }
 
 // ValidVarName reports whether name can be a deploy-time variable: exactly the

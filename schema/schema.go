@@ -81,15 +81,9 @@ func Check(o *manifest.Object) ([]Problem, error) {
 	if err := o.CheckNodes(); err != nil {
 		return nil, err // sigs.k8s.io/yaml expands aliases
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	// The encoder drops inferable tags and sets quoting in place: encode a copy.
-	if err := enc.Encode((&manifest.Object{Node: o.Node}).Clone().Node); err != nil {
-		return nil, err
-	}
-	js, err := k8syaml.YAMLToJSON(buf.Bytes())
-	if err != nil {
-		return []Problem{{o.Node, err.Error()}}, nil
+	js, p := JSON(o)
+	if p != nil {
+		return []Problem{*p}, nil
 	}
 	strict, err := kjson.UnmarshalStrict(js, obj)
 	var out []Problem
@@ -99,7 +93,7 @@ func Check(o *manifest.Object) ([]Problem, error) {
 		if errors.As(err, &te) && te.Field != "" {
 			node = typed(o.Node, strings.Split(te.Field, "."), te.Value)
 			if node == nil {
-				node = at(o.Node, te.Field)
+				node = At(o.Node, te.Field)
 			}
 			err = fmt.Errorf("%s must be %s, not %s", te.Field, te.Type, te.Value)
 		}
@@ -111,16 +105,34 @@ func Check(o *manifest.Object) ([]Problem, error) {
 			out = append(out, Problem{o.Node, s.Error()})
 			continue
 		}
-		out = append(out, Problem{at(o.Node, m[1]), fmt.Sprintf("unknown field %q: %s %s has no such field", m[1], o.APIVersion(), o.Kind())})
+		out = append(out, Problem{At(o.Node, m[1]), fmt.Sprintf("unknown field %q: %s %s has no such field", m[1], o.APIVersion(), o.Kind())})
 	}
 	return out, nil
 }
 
+// JSON is o as kubectl sends it to the API server: YAML read the way
+// sigs.k8s.io/yaml reads it. A problem means the API server never sees it.
+// Check the object's nodes first (o.CheckNodes): aliases are expanded.
+func JSON(o *manifest.Object) ([]byte, *Problem) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	// The encoder drops inferable tags and sets quoting in place: encode a copy.
+	if err := enc.Encode((&manifest.Object{Node: o.Node}).Clone().Node); err != nil {
+		return nil, &Problem{o.Node, err.Error()}
+	}
+	js, err := k8syaml.YAMLToJSON(buf.Bytes())
+	if err != nil {
+		return nil, &Problem{o.Node, err.Error()}
+	}
+	return js, nil
+}
+
 var segment = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]`)
 
-// at finds the key node of a field path like spec.containers[0].imagee,
-// falling back to the deepest node it reaches.
-func at(root *yaml.Node, path string) *yaml.Node {
+// At finds the key node of a field path as the API server prints it
+// (spec.containers[0].imagee, metadata.labels[app]), falling back to the
+// deepest node it reaches.
+func At(root *yaml.Node, path string) *yaml.Node {
 	n, last := root, root
 	for _, m := range segment.FindAllStringSubmatch(path, -1) {
 		switch {

@@ -229,15 +229,16 @@ func checkCmd(h *host) *cobra.Command {
 	stderr, fsys := h.stderr, h.fsys
 	var o render.Options
 	var format string
+	var cfg lint.Config
 	c := &cobra.Command{
-		Use:   "check -p PROFILE [-t TENANT]... [--format text|json|sarif] PATH...",
+		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH...",
 		Short: "Render in memory and report manifests that will misbehave at run time",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
 			if err := lint.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
-			fs, res, err := lint.Run(fsys, o)
+			fs, res, err := lint.Run(fsys, o, cfg)
 			if err != nil {
 				return err
 			}
@@ -257,6 +258,7 @@ func checkCmd(h *host) *cobra.Command {
 	}
 	renderFlags(c, &o, h)
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
+	c.Flags().StringArrayVar(&cfg.CRDs, "crds", nil, "a file or directory of CustomResourceDefinitions to check custom resources against, besides those rendered (repeatable)")
 	return c
 }
 

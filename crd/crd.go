@@ -1,0 +1,274 @@
+// Package crd checks custom resources against their CustomResourceDefinitions
+// offline with the API server's own code (k8s.io/apiextensions-apiserver):
+// structural schemas, pruning, defaulting, x-kubernetes-* extensions and CEL
+// rules. A JSON-Schema conversion of a CRD (what kubeconform uses) loses
+// int-or-string, preserve-unknown-fields, nullable and CEL, and so both
+// flags good objects and misses bad ones; this package runs the same steps,
+// in the same order, as a create request for the resource.
+package crd
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	kjson "sigs.k8s.io/json"
+
+	"github.com/krender/krender/manifest"
+	kschema "github.com/krender/krender/schema"
+)
+
+// Group and Kind of a CustomResourceDefinition.
+const (
+	Group = "apiextensions.k8s.io"
+	Kind  = "CustomResourceDefinition"
+)
+
+var scheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	apiextensionsinstall.Install(s)
+	return s
+}()
+
+// IsDefinition reports whether o is a CustomResourceDefinition.
+func IsDefinition(o *manifest.Object) bool { return o.Kind() == Kind && o.Group() == Group }
+
+// IsCustom reports whether o is a custom resource: its group is none the
+// API server serves itself (nor the aggregator's or apiextensions').
+func IsCustom(o *manifest.Object) bool {
+	if o.Kind() == "" || o.APIVersion() == "" {
+		return false
+	}
+	g := o.Group()
+	return g != Group && g != "apiregistration.k8s.io" && !clientgoscheme.Scheme.IsGroupRegistered(g)
+}
+
+// Definition is one CRD compiled for validation: immutable, safe for
+// concurrent use.
+type Definition struct {
+	Name       string // plural.group
+	GroupKind  schema.GroupKind
+	Namespaced bool
+	Object     *manifest.Object // where it was written
+	// Problems are what the API server would reject the CRD itself for;
+	// a definition with problems validates nothing.
+	Problems []Problem
+	versions map[string]*version
+}
+
+type version struct {
+	name            string
+	served          bool
+	deprecated      bool
+	warning         string
+	structural      *structuralschema.Structural // defaults pruned, as served
+	validator       apiservervalidation.SchemaValidator
+	cel             *cel.Validator
+	status          bool
+	scale           *apiextensionsinternal.CustomResourceSubresourceScale
+	preserveUnknown bool
+}
+
+// Catalog holds the CRDs of one run: compiled once, whether they come from
+// files or from each tenant's render.
+type Catalog struct {
+	mu       sync.Mutex
+	compiled map[[sha256.Size]byte]*Definition
+	files    map[schema.GroupKind]*Definition
+	// Files are the compiled CRD files, in the order given.
+	Files []*Definition
+}
+
+// NewCatalog compiles the CRDs read from files (objects of other kinds are
+// ignored); they answer for kinds the render defines no CRD of.
+func NewCatalog(objs []*manifest.Object) (*Catalog, error) {
+	c := &Catalog{compiled: map[[sha256.Size]byte]*Definition{}, files: map[schema.GroupKind]*Definition{}}
+	for _, o := range objs {
+		if !IsDefinition(o) {
+			continue
+		}
+		d, err := c.Compile(o)
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, d)
+		if _, dup := c.files[d.GroupKind]; !dup {
+			c.files[d.GroupKind] = d
+		}
+	}
+	return c, nil
+}
+
+// Compile compiles a CRD object, or returns the definition already compiled
+// from the same content. An error means o could not be read at all.
+func (c *Catalog) Compile(o *manifest.Object) (*Definition, error) {
+	if err := o.CheckNodes(); err != nil {
+		return nil, err
+	}
+	js, problem := kschema.JSON(o)
+	if problem != nil {
+		return &Definition{Object: o, Problems: []Problem{{Invalid, problem.Node, problem.Msg, ""}}}, nil
+	}
+	key := sha256.Sum256(js)
+	c.mu.Lock()
+	d, ok := c.compiled[key]
+	c.mu.Unlock()
+	if ok {
+		return d.at(o), nil
+	}
+	d = compile(o, js)
+	c.mu.Lock()
+	c.compiled[key] = d
+	c.mu.Unlock()
+	return d.at(o), nil
+}
+
+// at returns d as written by o: problems point into o.
+func (d *Definition) at(o *manifest.Object) *Definition {
+	if d.Object == o || len(d.Problems) == 0 {
+		return d
+	}
+	e := *d
+	e.Object = o
+	e.Problems = nil
+	for _, p := range d.Problems {
+		e.Problems = append(e.Problems, Problem{p.Kind, kschema.At(o.Node, p.path), p.Msg, p.path})
+	}
+	return &e
+}
+
+// Lookup finds the definition of o's kind: a CRD in the render (objs)
+// first, since that is what gets applied, then the files.
+func (c *Catalog) Lookup(render []*Definition, o *manifest.Object) *Definition {
+	gk := schema.GroupKind{Group: o.Group(), Kind: o.Kind()}
+	for _, d := range render {
+		if d.GroupKind == gk {
+			return d
+		}
+	}
+	return c.files[gk]
+}
+
+func compile(o *manifest.Object, js []byte) *Definition {
+	d := &Definition{Object: o, versions: map[string]*version{}}
+	bad := func(path, format string, args ...any) *Definition {
+		d.Problems = append(d.Problems, Problem{Kind: Invalid, Node: kschema.At(o.Node, path), Msg: fmt.Sprintf(format, args...), path: path})
+		return d
+	}
+	var v1 apiextensionsv1.CustomResourceDefinition
+	strict, err := kjson.UnmarshalStrict(js, &v1)
+	if err != nil {
+		return bad("", "%s %s cannot be read: %v", o.APIVersion(), Kind, err)
+	}
+	for _, s := range strict {
+		if p, ok := unknownPath(s.Error()); ok {
+			return bad(p, "unknown field %q: %s %s has no such field", p, o.APIVersion(), Kind)
+		}
+	}
+	if o.APIVersion() != apiextensionsv1.SchemeGroupVersion.String() {
+		return bad("apiVersion", "%s %s is not served by Kubernetes 1.22 and later: write %s", o.APIVersion(), Kind, apiextensionsv1.SchemeGroupVersion)
+	}
+	d.Name = v1.Name
+	d.GroupKind = schema.GroupKind{Group: v1.Spec.Group, Kind: v1.Spec.Names.Kind}
+	d.Namespaced = v1.Spec.Scope == apiextensionsv1.NamespaceScoped
+
+	// The API server validates the internal version after defaulting.
+	scheme.Default(&v1)
+	var internal apiextensionsinternal.CustomResourceDefinition
+	if err := scheme.Convert(&v1, &internal, nil); err != nil {
+		return bad("", "%s %s cannot be converted: %v", o.APIVersion(), Kind, err)
+	}
+	if errs := crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {
+		for _, e := range errs {
+			bad(e.Field, "CustomResourceDefinition %s: %s", v1.Name, e.Error())
+		}
+		return d
+	}
+	for _, ver := range v1.Spec.Versions {
+		cv, err := compileVersion(&v1, ver)
+		if err != nil {
+			return bad("spec.versions", "CustomResourceDefinition %s version %s: %v", v1.Name, ver.Name, err)
+		}
+		d.versions[ver.Name] = cv
+	}
+	return d
+}
+
+// compileVersion prepares a version as apiextensions-apiserver's
+// customresource_handler does when it starts serving it.
+func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, v apiextensionsv1.CustomResourceDefinitionVersion) (*version, error) {
+	out := &version{name: v.Name, served: v.Served, deprecated: v.Deprecated, preserveUnknown: crd.Spec.PreserveUnknownFields}
+	if v.DeprecationWarning != nil {
+		out.warning = *v.DeprecationWarning
+	}
+	var props *apiextensionsinternal.JSONSchemaProps
+	if v.Schema != nil {
+		var internal apiextensionsinternal.CustomResourceValidation
+		if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(v.Schema, &internal, nil); err != nil {
+			return nil, err
+		}
+		props = internal.OpenAPIV3Schema
+		s, err := structuralschema.NewStructural(props)
+		if err != nil {
+			return nil, err
+		}
+		s = s.DeepCopy()
+		if err := structuraldefaulting.PruneDefaults(s); err != nil {
+			return nil, err
+		}
+		out.structural = s
+		out.cel = cel.NewValidator(s, true, celconfig.PerCallLimit)
+	}
+	validator, _, err := apiservervalidation.NewSchemaValidator(props)
+	if err != nil {
+		return nil, err
+	}
+	out.validator = validator
+	if sub := v.Subresources; sub != nil {
+		out.status = sub.Status != nil
+		if sub.Scale != nil {
+			out.scale = &apiextensionsinternal.CustomResourceSubresourceScale{}
+			if err := apiextensionsv1.Convert_v1_CustomResourceSubresourceScale_To_apiextensions_CustomResourceSubresourceScale(sub.Scale, out.scale, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// served lists the versions a request can name.
+func (d *Definition) served() []string {
+	var out []string
+	for name, v := range d.versions {
+		if v.served {
+			out = append(out, name)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return cmp.Compare(a, b) })
+	return out
+}
+
+func unknownPath(msg string) (string, bool) {
+	p, ok := strings.CutPrefix(msg, `unknown field "`)
+	if !ok {
+		return "", false
+	}
+	p, ok = strings.CutSuffix(p, `"`)
+	return p, ok
+}

@@ -1,0 +1,127 @@
+package crd
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/krender/krender/manifest"
+)
+
+const widgetCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: self.minReplicas <= self.maxReplicas
+              message: minReplicas must not exceed maxReplicas
+            properties:
+              minReplicas: {type: integer, default: 1}
+              maxReplicas: {type: integer, default: 3}
+              port: {x-kubernetes-int-or-string: true}
+              mode: {type: string, enum: [fast, safe]}
+              config: {type: object, x-kubernetes-preserve-unknown-fields: true}
+              items:
+                type: array
+                items:
+                  type: object
+                  properties:
+                    name: {type: string}
+          status:
+            type: object
+            properties:
+              ready: {type: boolean}
+  - name: v1beta1
+    served: true
+    storage: false
+    deprecated: true
+    schema:
+      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`
+
+func parse(t *testing.T, text string) []*manifest.Object {
+	t.Helper()
+	objs, err := manifest.Parse(manifest.NewSource("t.yaml", []byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
+func widget(spec string) string {
+	return "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n" + spec
+}
+
+func TestValidate(t *testing.T) {
+	c, err := NewCatalog(parse(t, widgetCRD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Files) != 1 || len(c.Files[0].Problems) != 0 {
+		t.Fatalf("catalog: %+v", c.Files)
+	}
+	for _, tc := range []struct {
+		name, text string
+		want       []string // kind:line:col:substring
+	}{
+		{"good", widget("  port: http\n  config: {any: {thing: [1, 2]}}\n  mode: fast\n"), nil},
+		{"int port", widget("  port: 8080\n"), nil},
+		{"unknown", widget("  maxReplica: 2\n  items:\n  - name: a\n    nam: b\n"),
+			[]string{`1:8:5:unknown field "spec.items[0].nam"`, `1:5:3:unknown field "spec.maxReplica"`}},
+		{"enum", widget("  mode: slow\n"), []string{`0:5:3:Unsupported value: "slow"`}},
+		{"cel", widget("  minReplicas: 5\n  maxReplicas: 2\n"), []string{"0:4:1:minReplicas must not exceed maxReplicas"}},
+		{"cel with default", widget("  minReplicas: 5\n"), []string{"0:4:1:minReplicas must not exceed maxReplicas"}},
+		{"type", widget("  minReplicas: two\n"), []string{`0:5:3:spec.minReplicas: Invalid value: "string"`}},
+		{"status dropped", widget("  mode: fast\nstatus: {ready: maybe}\n"), nil},
+		{"unknown in status", widget("  mode: fast\nstatus: {redy: true}\n"), []string{`1:6:10:unknown field "status.redy"`}},
+		{"not served", strings.Replace(widget("  mode: fast\n"), "example.com/v1", "example.com/v2", 1),
+			[]string{"0:1:1:CustomResourceDefinition widgets.example.com serves v1, v1beta1"}},
+		{"deprecated", strings.Replace(widget("  anything: goes\n"), "example.com/v1", "example.com/v1beta1", 1),
+			[]string{"2:1:1:example.com/v1beta1 Widget is deprecated"}},
+		{"metadata", strings.Replace(widget("  mode: fast\n"), "{name: w}", "{name: W_bad, labelz: {a: b}}", 1),
+			[]string{`1:3:25:unknown field "metadata.labelz"`, "0:3:12:metadata.name: Invalid value"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := parse(t, tc.text)[0]
+			d := c.Lookup(nil, o)
+			if d == nil {
+				t.Fatal("no definition")
+			}
+			ps, err := d.Validate(o, "default")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range ps {
+				got = append(got, fmt.Sprintf("%d:%d:%d:%s", p.Kind, p.Node.Line, p.Node.Column, p.Msg))
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d problems, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
+			}
+			for i, w := range tc.want {
+				head, sub, _ := strings.Cut(w, ":")
+				head2, sub2, _ := strings.Cut(sub, ":")
+				head3, sub3, _ := strings.Cut(sub2, ":")
+				prefix := head + ":" + head2 + ":" + head3 + ":"
+				if !strings.HasPrefix(got[i], prefix) || !strings.Contains(got[i], sub3) {
+					t.Errorf("problem %d = %s\nwant %s", i, got[i], w)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,197 @@
+package crd
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v4"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	kjson "sigs.k8s.io/json"
+
+	"github.com/krender/krender/manifest"
+	kschema "github.com/krender/krender/schema"
+)
+
+// ProblemKind sorts problems by what the API server does with them.
+type ProblemKind int
+
+const (
+	// Invalid: the API server rejects the object.
+	Invalid ProblemKind = iota
+	// UnknownField: the API server rejects the field under strict field
+	// validation (kubectl's default) and drops it otherwise.
+	UnknownField
+	// Deprecated: the API server accepts the object with a warning.
+	Deprecated
+)
+
+// Problem is one thing the API server would object to, at the node that
+// holds it.
+type Problem struct {
+	Kind ProblemKind
+	Node *yaml.Node
+	Msg  string
+	path string // the field path, to find the node again in a copy
+}
+
+// Validate checks o, a custom resource of d's kind, as the API server
+// checks a create request for it: decoding (pruning unknown fields,
+// coercing metadata), defaulting, then schema, embedded-object, list-type
+// and CEL validation. namespace is where o goes when it names none. o is
+// not changed: defaults are applied to a copy, never to the output.
+func (d *Definition) Validate(o *manifest.Object, namespace string) ([]Problem, error) {
+	if err := o.CheckNodes(); err != nil {
+		return nil, err
+	}
+	var out []Problem
+	add := func(kind ProblemKind, path, msg string) {
+		out = append(out, Problem{kind, kschema.At(o.Node, path), msg, path})
+	}
+	if len(d.Problems) > 0 {
+		add(Invalid, "kind", fmt.Sprintf("%s %s is not served: its CustomResourceDefinition %s is invalid (%s)", o.APIVersion(), o.Kind(), d.Name, d.Object.Pos(d.Problems[0].Node)))
+		return out, nil
+	}
+	gv, _ := schema.ParseGroupVersion(o.APIVersion())
+	ver := d.versions[gv.Version]
+	if ver == nil || !ver.served {
+		add(Invalid, "apiVersion", fmt.Sprintf("%s %s is not served: CustomResourceDefinition %s serves %s", o.APIVersion(), o.Kind(), d.Name, strings.Join(d.served(), ", ")))
+		return out, nil
+	}
+	what := fmt.Sprintf("%s %s (CustomResourceDefinition %s, version %s)", o.APIVersion(), o.Kind(), d.Name, ver.name)
+	if ver.deprecated {
+		msg := ver.warning
+		if msg == "" {
+			msg = fmt.Sprintf("%s/%s %s is deprecated", d.GroupKind.Group, ver.name, d.GroupKind.Kind)
+		}
+		add(Deprecated, "apiVersion", fmt.Sprintf("the API server warns: %s", msg))
+	}
+	js, p := kschema.JSON(o)
+	if p != nil {
+		return append(out, Problem{Invalid, p.Node, p.Msg, ""}), nil
+	}
+	var u map[string]any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &u); err != nil {
+		add(Invalid, "", fmt.Sprintf("%s: %v", what, err))
+		return out, nil
+	}
+	unknown, err := decode(u, ver)
+	if err != nil {
+		add(Invalid, "metadata", fmt.Sprintf("%s: %v", what, err))
+		return out, nil
+	}
+	slices.Sort(unknown) // pruning walks maps
+	for _, path := range unknown {
+		add(UnknownField, path, fmt.Sprintf("unknown field %q: %s has no such field", path, what))
+	}
+	structuraldefaulting.Default(u, ver.structural)
+	prepareForCreate(u, ver, d.Namespaced, namespace)
+	for _, e := range validate(u, ver, d.Namespaced) {
+		add(Invalid, e.Field, fmt.Sprintf("%s: %s", what, e.Error()))
+	}
+	return out, nil
+}
+
+// decode is what the API server's decoder for the resource does
+// (unstructuredSchemaCoercer.apply): it returns the fields it prunes.
+func decode(u map[string]any, ver *version) ([]string, error) {
+	kind, apiVersion := u["kind"], u["apiVersion"]
+	meta, found, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(u, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil {
+		return nil, err
+	}
+	if !ver.preserveUnknown {
+		unknown = append(unknown, structuralpruning.PruneWithOptions(u, ver.structural, true,
+			structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})...)
+		structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u, ver.structural)
+	}
+	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u, ver.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
+	if ferr != nil {
+		return nil, ferr
+	}
+	unknown = append(unknown, paths...)
+	u["kind"], u["apiVersion"] = kind, apiVersion
+	if found {
+		if err := schemaobjectmeta.SetObjectMeta(u, meta); err != nil {
+			return nil, err
+		}
+	}
+	return unknown, nil
+}
+
+// prepareForCreate does what the request path does before validation: a
+// status subresource's status is dropped, the namespace comes from the
+// request (cleared for cluster-scoped kinds), and generateName is expanded.
+func prepareForCreate(u map[string]any, ver *version, namespaced bool, namespace string) {
+	if ver.status {
+		delete(u, "status")
+	}
+	obj := &unstructured.Unstructured{Object: u}
+	switch {
+	case !namespaced:
+		obj.SetNamespace("")
+	case obj.GetNamespace() == "":
+		obj.SetNamespace(namespace)
+	}
+	if obj.GetName() == "" && obj.GetGenerateName() != "" {
+		obj.SetName(obj.GetGenerateName() + "x0000")
+	}
+}
+
+// validate is customResourceStrategy.Validate for a create.
+func validate(u map[string]any, ver *version, namespaced bool) field.ErrorList {
+	obj := &unstructured.Unstructured{Object: u}
+	errs := metavalidation.ValidateObjectMetaAccessor(obj, namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u, ver.validator)...)
+	errs = append(errs, validateScaleSpec(u, ver)...)
+	errs = append(errs, schemaobjectmeta.Validate(nil, u, ver.structural, false)...)
+	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, ver.structural, u)...)
+	if ver.cel != nil && !blocking(errs) {
+		celErrs, _ := ver.cel.Validate(context.Background(), nil, ver.structural, u, nil, celconfig.RuntimeCELCostBudget)
+		errs = append(errs, celErrs...)
+	}
+	return errs
+}
+
+// validateScaleSpec checks the replicas field the scale subresource reads
+// (the status side is empty on create).
+func validateScaleSpec(u map[string]any, ver *version) field.ErrorList {
+	if ver.scale == nil {
+		return nil
+	}
+	path := strings.TrimPrefix(ver.scale.SpecReplicasPath, ".")
+	n, _, err := unstructured.NestedInt64(u, strings.Split(path, ".")...)
+	switch {
+	case err != nil:
+		return field.ErrorList{field.Invalid(field.NewPath(ver.scale.SpecReplicasPath), n, err.Error())}
+	case n < 0:
+		return field.ErrorList{field.Invalid(field.NewPath(ver.scale.SpecReplicasPath), n, "should be a non-negative integer")}
+	case n > math.MaxInt32:
+		return field.ErrorList{field.Invalid(field.NewPath(ver.scale.SpecReplicasPath), n, fmt.Sprintf("should be less than or equal to %v", math.MaxInt32))}
+	}
+	return nil
+}
+
+// blocking mirrors the API server: CEL rules are not run on an object
+// whose shape is already wrong.
+func blocking(errs field.ErrorList) bool {
+	for _, e := range errs {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return true
+		}
+	}
+	return false
+}
