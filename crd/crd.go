@@ -196,7 +196,7 @@ func compile(o *manifest.Object, js []byte) *Definition {
 	}
 	if errs := crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {
 		for _, e := range errs {
-			bad(e.Field, "CustomResourceDefinition %s: %s", v1.Name, e.Error())
+			bad(writtenPath(e.Field), "CustomResourceDefinition %s: %s", v1.Name, e.Error())
 		}
 		return d
 	}
@@ -271,4 +271,23 @@ func unknownPath(msg string) (string, bool) {
 	}
 	p, ok = strings.CutSuffix(p, `"`)
 	return p, ok
+}
+
+// hoisted are the internal version's fields that conversion lifts out of
+// spec.versions when every version has the same value: errors name them.
+var hoisted = []string{"spec.validation", "spec.subresources", "spec.additionalPrinterColumns"}
+
+// writtenPath maps a field path of the internal CRD type to where a v1
+// manifest writes it (the first version, the one the value was lifted from).
+func writtenPath(p string) string {
+	for _, h := range hoisted {
+		if rest, ok := strings.CutPrefix(p, h); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') {
+			name := strings.TrimPrefix(h, "spec.")
+			if name == "validation" {
+				name = "schema"
+			}
+			return "spec.versions[0]." + name + rest
+		}
+	}
+	return p
 }

@@ -47,6 +47,9 @@ type Problem struct {
 	path string // the field path, to find the node again in a copy
 }
 
+// Path is the field the problem is about, as the API server names it.
+func (p Problem) Path() string { return p.path }
+
 // Validate checks o, a custom resource of d's kind, as the API server
 // checks a create request for it: decoding (pruning unknown fields,
 // coercing metadata), defaulting, then schema, embedded-object, list-type

@@ -90,8 +90,13 @@ func crdUnknownField(c *ctx) {
 func crdSchema(c *ctx) {
 	c.eachProblem(crd.Invalid, func(o *manifest.Object, p crd.Problem) {
 		fix := "fix the value: the CRD's schema and x-kubernetes-validations rules are what the API server enforces"
-		if crd.IsDefinition(o) {
+		switch {
+		case crd.IsDefinition(o):
 			fix = "fix the CustomResourceDefinition: the API server rejects it, so its kind is not served"
+		case p.Path() == "apiVersion":
+			fix = "use a version the CRD serves"
+		case p.Path() == "kind":
+			fix = "fix the CustomResourceDefinition first"
 		}
 		c.report(o, p.Node, filepos.Err, p.Msg, fix)
 	})
