@@ -11,7 +11,9 @@
 //
 // Each is run as a child process and measured by wall time, CPU time
 // (user+sys, children included) and peak RSS, from wait4's rusage. Results
-// go to stdout and to BENCHMARKS.md. Run it through `make bench`.
+// go to stdout and to BENCHMARKS.md; sections of BENCHMARKS.md that it does
+// not write (notes added by hand) are kept, after the generated ones. Run it
+// through `make bench`.
 package main
 
 import (
@@ -20,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -152,8 +155,14 @@ func run(c config) error {
 	}
 	m.loadAfter = readTrim("/proc/loadavg")
 	report := m.markdown(c, rows) + profileMarkdown(prof.tenants, shares)
+	// The file may hold sections written by hand: carry them over.
+	old, err := os.ReadFile(c.out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	report, kept := withHandWritten(report, string(old))
 	fmt.Println()
-	fmt.Print(summary(c, rows))
+	fmt.Print(summary(c, rows, kept))
 	return os.WriteFile(c.out, []byte(report), 0o644)
 }
 
@@ -732,13 +741,16 @@ func profileMarkdown(tenants int, shares []share) string {
 	return b.String()
 }
 
-func summary(c config, rows []row) string {
+func summary(c config, rows []row, kept []string) string {
 	var b strings.Builder
 	b.WriteString("targets:\n")
 	for _, t := range targets(rows) {
 		fmt.Fprintf(&b, "  %s\n", t)
 	}
 	fmt.Fprintf(&b, "written to %s\n", c.out)
+	for _, t := range kept {
+		fmt.Fprintf(&b, "  kept the hand-written section %q\n", t)
+	}
 	return b.String()
 }
 
