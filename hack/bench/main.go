@@ -6,20 +6,25 @@
 //     `yq del(hostAliases)` and `sed placeholders | yq '... += load(stdin)'`;
 //  2. `kubectl kustomize` doing only the ConfigMap hash and reference
 //     rewrite, one kustomization (a configMapGenerator per ConfigMap) per tenant;
-//  3. krender doing everything the profile asks;
+//  3. krender doing everything the profile asks, and `krender check` (the
+//     same render in memory, with the linter) on the same fleet and profile;
 //  4. a floor: the YAML library alone parsing and re-emitting krender's output.
 //
 // Each is run as a child process and measured by wall time, CPU time
 // (user+sys, children included) and peak RSS, from wait4's rusage. Results
-// go to stdout and to BENCHMARKS.md. Run it through `make bench`.
+// go to stdout and to BENCHMARKS.md; sections of BENCHMARKS.md that it does
+// not write (notes added by hand) are kept, after the generated ones. Run it
+// through `make bench`.
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,6 +106,7 @@ type row struct {
 	tenants, objects int
 	shell, kustomize usage
 	krender, serial  usage // all cores; GOMAXPROCS=1
+	check            usage // krender check, all cores
 	floor            usage
 	checks           []string
 	load             string // /proc/loadavg when the size started
@@ -152,8 +158,14 @@ func run(c config) error {
 	}
 	m.loadAfter = readTrim("/proc/loadavg")
 	report := m.markdown(c, rows) + profileMarkdown(prof.tenants, shares)
+	// The file may hold sections written by hand: carry them over.
+	old, err := os.ReadFile(c.out)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	report, kept := withHandWritten(report, string(old))
 	fmt.Println()
-	fmt.Print(summary(c, rows))
+	fmt.Print(summary(c, rows, kept))
 	return os.WriteFile(c.out, []byte(report), 0o644)
 }
 
@@ -184,6 +196,17 @@ func measureSize(c config, self string, tenants int) (row, error) {
 		return r, err
 	}
 	r.checks = append(r.checks, krenderChecks(f, stream, filepath.Join(out, "krender-1.yaml"))...)
+
+	// krender check on the same fleet and profile, its findings printed as
+	// text (the default). Exit 1 means error findings: a successful run.
+	fmt.Fprintf(os.Stderr, "T=%d: krender check\n", tenants)
+	checkArgs := []string{"check", "-p", fleetgen.Profile, fleetgen.AppsDir}
+	if r.check, err = median(c.runs, func() (usage, error) {
+		return childExits(dir, nil, filepath.Join(out, "check.txt"), checkExits, c.krender, checkArgs...)
+	}); err != nil {
+		return r, err
+	}
+	r.checks = append(r.checks, findingsCheck(dir, c.krender))
 
 	fmt.Fprintf(os.Stderr, "T=%d: floor\n", tenants)
 	floorOut := filepath.Join(out, "floor.yaml")
@@ -235,8 +258,14 @@ func measureSize(c config, self string, tenants int) (row, error) {
 }
 
 // child runs one command and measures it; stdout goes to the file named, or
-// is discarded.
+// is discarded. Any exit status but 0 is a failure.
 func child(dir string, env []string, stdout, name string, args ...string) (usage, error) {
+	return childExits(dir, env, stdout, nil, name, args...)
+}
+
+// childExits is child with more exit statuses that count as success (for
+// `krender check`, 1: it found errors in the manifests, not in running).
+func childExits(dir string, env []string, stdout string, ok []int, name string, args ...string) (usage, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
@@ -253,6 +282,10 @@ func child(dir string, env []string, stdout, name string, args ...string) (usage
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && slices.Contains(ok, exit.ExitCode()) {
+		err = nil
+	}
 	if err != nil {
 		return usage{}, fmt.Errorf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, errb.String())
 	}
@@ -433,6 +466,50 @@ func krenderChecks(f fleetgen.Fleet, stream, serial string) []string {
 		out = append(out, "krender: output with GOMAXPROCS=1 DIFFERS")
 	}
 	return out
+}
+
+// checkExits are krender check's successful exit statuses: no error
+// findings, and error findings.
+var checkExits = []int{0, 1}
+
+// findingsCheck runs krender check once more with --format json, unmeasured,
+// and counts its findings by severity.
+func findingsCheck(dir, krender string) string {
+	cmd := exec.Command(krender, "check", "-p", fleetgen.Profile, "--format", "json", fleetgen.AppsDir)
+	cmd.Dir = dir
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	text, err := cmd.Output()
+	code := cmd.ProcessState.ExitCode()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && slices.Contains(checkExits, code) {
+		err = nil
+	}
+	if err != nil {
+		return fmt.Sprintf("krender check --format json FAILED: %v %s", err, strings.TrimSpace(errb.String()))
+	}
+	return countFindings(text, code)
+}
+
+// countFindings states how many findings check's JSON holds, by severity,
+// and whether its exit status agrees with them (1 exactly when an error was found).
+func countFindings(text []byte, code int) string {
+	var fs []struct {
+		Severity string `json:"severity"`
+	}
+	if err := json.Unmarshal(text, &fs); err != nil {
+		return "krender check --format json: unreadable output: " + err.Error()
+	}
+	counts := map[string]int{}
+	for _, f := range fs {
+		counts[f.Severity]++
+	}
+	s := fmt.Sprintf("krender check: %d findings (%d errors, %d warnings, %d notes), exit %d",
+		len(fs), counts["error"], counts["warning"], counts["info"], code)
+	if (code == 1) != (counts["error"] > 0) {
+		s += " — exit status DISAGREES with the findings"
+	}
+	return s
 }
 
 // hashCheck compares the hashed ConfigMap names of the first tenant.
@@ -657,11 +734,13 @@ func (r row) text() string {
 	line("shell pipeline", r.shell)
 	line("kubectl kustomize", r.kustomize)
 	line("krender", r.krender)
+	line("krender check", r.check)
 	line("krender GOMAXPROCS=1", r.serial)
 	line("floor (parse+emit)", r.floor)
 	fmt.Fprintf(&b, "  krender/shell      wall %s  cpu %s\n", ratio(r.krender.wall, r.shell.wall), ratio(r.krender.cpu, r.shell.cpu))
 	fmt.Fprintf(&b, "  krender/kustomize  wall %s  cpu %s\n", ratio(r.krender.wall, r.kustomize.wall), ratio(r.krender.cpu, r.kustomize.cpu))
 	fmt.Fprintf(&b, "  krender/floor      wall %s  cpu %s\n", ratio(r.krender.wall, r.floor.wall), ratio(r.krender.cpu, r.floor.cpu))
+	fmt.Fprintf(&b, "  check/render       wall %s  cpu %s\n", ratio(r.check.wall, r.krender.wall), ratio(r.check.cpu, r.krender.cpu))
 	fmt.Fprintf(&b, "  krender per object wall %s  cpu %s\n", perObject(r.krender.wall, r.objects), perObject(r.krender.cpu, r.objects))
 	for _, c := range r.checks {
 		fmt.Fprintf(&b, "  check: %s\n", c)
@@ -732,13 +811,16 @@ func profileMarkdown(tenants int, shares []share) string {
 	return b.String()
 }
 
-func summary(c config, rows []row) string {
+func summary(c config, rows []row, kept []string) string {
 	var b strings.Builder
 	b.WriteString("targets:\n")
 	for _, t := range targets(rows) {
 		fmt.Fprintf(&b, "  %s\n", t)
 	}
 	fmt.Fprintf(&b, "written to %s\n", c.out)
+	for _, t := range kept {
+		fmt.Fprintf(&b, "  kept the hand-written section %q\n", t)
+	}
 	return b.String()
 }
 
@@ -760,6 +842,9 @@ func (m machine) markdown(c config, rows []row) string {
 	b.WriteString("  with the same data. All tenants are run (one kustomization for the whole fleet is quadratic in kustomize).\n")
 	fmt.Fprintf(&b, "- **krender**: `krender render -p fleet.yaml apps > out`, everything the profile asks, on all cores; median of %d runs.\n", c.runs)
 	b.WriteString("  `GOMAXPROCS=1` is the same on one core.\n")
+	b.WriteString("- **krender check**: `krender check -p fleet.yaml apps > out` on the same fleet and profile: the same render\n")
+	fmt.Fprintf(&b, "  in memory with the linter as its last stage, findings printed as text; median of %d runs. Exit 1 (error\n", c.runs)
+	b.WriteString("  findings) counts as success; the findings are counted once with `--format json` (see Checks).\n")
 	b.WriteString("- **floor**: the YAML library alone (yqlib's decoder, the same yaml encoder settings) parsing krender's\n")
 	fmt.Fprintf(&b, "  output and writing it again, on all cores, with krender's GC settings; median of %d runs.\n\n", c.runs)
 	b.WriteString("## Machine\n\n")
@@ -780,16 +865,19 @@ func (m machine) markdown(c config, rows []row) string {
 		line("shell", r.shell)
 		line("kubectl kustomize", r.kustomize)
 		line("**krender**", r.krender)
+		line("krender check", r.check)
 		line("krender, GOMAXPROCS=1", r.serial)
 		line("floor (parse+emit)", r.floor)
 	}
 	b.WriteString("\n## Ratios (krender's time over the other's)\n\n")
-	b.WriteString("| T | krender/shell wall | krender/shell CPU | krender/kustomize wall | krender/kustomize CPU | krender/floor wall | krender/floor CPU |\n|---:|---|---|---|---|---|---|\n")
+	b.WriteString("The last two columns are `krender check`'s time over `krender render`'s.\n\n")
+	b.WriteString("| T | krender/shell wall | krender/shell CPU | krender/kustomize wall | krender/kustomize CPU | krender/floor wall | krender/floor CPU | check/render wall | check/render CPU |\n|---:|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s |\n", r.tenants,
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.tenants,
 			ratio(r.krender.wall, r.shell.wall), ratio(r.krender.cpu, r.shell.cpu),
 			ratio(r.krender.wall, r.kustomize.wall), ratio(r.krender.cpu, r.kustomize.cpu),
-			ratio(r.krender.wall, r.floor.wall), ratio(r.krender.cpu, r.floor.cpu))
+			ratio(r.krender.wall, r.floor.wall), ratio(r.krender.cpu, r.floor.cpu),
+			ratio(r.check.wall, r.krender.wall), ratio(r.check.cpu, r.krender.cpu))
 	}
 	b.WriteString("\n## Cost per object (krender)\n\n| T | objects | wall / object | CPU / object | peak RSS |\n|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
