@@ -26,7 +26,7 @@ func BenchmarkCheck(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if findings, _, err = lint.Run(fsys, opts); err != nil {
+				if findings, _, err = lint.Run(fsys, opts, lint.Config{}); err != nil {
 					b.Fatal(err)
 				}
 			}
