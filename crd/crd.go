@@ -171,6 +171,9 @@ func compile(o *manifest.Object, js []byte) *Definition {
 		d.Problems = append(d.Problems, Problem{Kind: Invalid, Node: kschema.At(o.Node, path), Msg: fmt.Sprintf(format, args...), path: path})
 		return d
 	}
+	if o.APIVersion() != apiextensionsv1.SchemeGroupVersion.String() {
+		return bad("apiVersion", "%s %s is not served by Kubernetes 1.22 and later: write %s", o.APIVersion(), Kind, apiextensionsv1.SchemeGroupVersion)
+	}
 	var v1 apiextensionsv1.CustomResourceDefinition
 	strict, err := kjson.UnmarshalStrict(js, &v1)
 	if err != nil {
@@ -180,9 +183,6 @@ func compile(o *manifest.Object, js []byte) *Definition {
 		if p, ok := unknownPath(s.Error()); ok {
 			return bad(p, "unknown field %q: %s %s has no such field", p, o.APIVersion(), Kind)
 		}
-	}
-	if o.APIVersion() != apiextensionsv1.SchemeGroupVersion.String() {
-		return bad("apiVersion", "%s %s is not served by Kubernetes 1.22 and later: write %s", o.APIVersion(), Kind, apiextensionsv1.SchemeGroupVersion)
 	}
 	d.Name = v1.Name
 	d.GroupKind = schema.GroupKind{Group: v1.Spec.Group, Kind: v1.Spec.Names.Kind}

@@ -140,13 +140,13 @@ func crdParity(t *testing.T, bin, dir string) {
 	// The server side first: it does not depend on krender's check.
 	objects := renderCase(t, bin, dir, renderArgs(rest))
 	ns := newNamespace(t, "krender-crd")
-	applyCaseCRDs(t, dir, rest, objects)
+	verdicts := applyCaseCRDs(t, dir, rest, objects)
 	knownKinds := serverCRDKinds(t)
-	verdicts := map[string]serverVerdict{}
 	var crs []renderedObject
 	for _, o := range objects {
 		if o.Kind == "CustomResourceDefinition" {
-			continue // applied above
+			crs = append(crs, o) // judged and applied above
+			continue
 		}
 		if _, dup := verdicts[o.id()]; dup {
 			t.Fatalf("%s appears twice in the render: give every fixture object its own name", o.id())
@@ -379,7 +379,7 @@ func splitObjects(stream string) ([]renderedObject, error) {
 // applyCaseCRDs applies the CRD files the case gives krender (the profile's
 // check.crds, any --crds argument) and the CRDs in its render, and waits
 // until the server serves them.
-func applyCaseCRDs(t *testing.T, dir string, args []string, objects []renderedObject) {
+func applyCaseCRDs(t *testing.T, dir string, args []string, objects []renderedObject) map[string]serverVerdict {
 	t.Helper()
 	var names []string
 	apply := func(stdin string, applyArgs ...string) {
@@ -394,17 +394,24 @@ func applyCaseCRDs(t *testing.T, dir string, args []string, objects []renderedOb
 	for _, p := range caseCRDPaths(t, dir, args) {
 		apply("", "-R", "-f", p)
 	}
-	var inRender []string
+	var inRender []renderedObject
 	for _, o := range objects {
 		if o.Kind == "CustomResourceDefinition" {
-			inRender = append(inRender, string(o.JSON))
+			inRender = append(inRender, o)
 		}
 	}
-	for _, js := range inRender {
-		apply(js, "-f", "-")
+	// A CRD in the render is a checked object too: krender must flag
+	// exactly those the server refuses. Refused ones are not applied.
+	verdicts := map[string]serverVerdict{}
+	for _, o := range inRender {
+		v := dryRunCreate(t, "", o)
+		verdicts[o.id()] = v
+		if v.Accepted {
+			apply(string(o.JSON), "-f", "-")
+		}
 	}
 	if len(names) == 0 {
-		t.Fatal("the case has no CRD: neither check.crds in its profile nor a CustomResourceDefinition in its render")
+		t.Fatal("the case has no CRD the server accepts: neither check.crds in its profile nor a CustomResourceDefinition in its render")
 	}
 	for _, n := range names {
 		if !strings.HasPrefix(n, "customresourcedefinition.apiextensions.k8s.io/") {
@@ -415,6 +422,7 @@ func applyCaseCRDs(t *testing.T, dir string, args []string, objects []renderedOb
 	if err != nil {
 		t.Fatalf("waiting for CRDs %v to be established: %v\n%s%s", names, err, out, errb)
 	}
+	return verdicts
 }
 
 // caseCRDPaths lists the CRD paths the case passes to krender check, as
@@ -475,7 +483,11 @@ func serverCRDKinds(t *testing.T) map[string]bool {
 // --validate=strict` does: nothing is stored, so a reused server is fine.
 func dryRunCreate(t *testing.T, ns string, o renderedObject) serverVerdict {
 	t.Helper()
-	_, errb, err := kubectlSplit(string(o.JSON), "create", "-n", ns, "--dry-run=server", "--validate=strict", "-o", "json", "-f", "-")
+	args := []string{"create", "--dry-run=server", "--validate=strict", "-o", "json", "-f", "-"}
+	if ns != "" {
+		args = append(args, "-n", ns)
+	}
+	_, errb, err := kubectlSplit(string(o.JSON), args...)
 	if err != nil {
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) {
