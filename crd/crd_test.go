@@ -125,3 +125,56 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestCompileOnce: the same CRD content, written twice (two tenants'
+// renders), is compiled once; an invalid one reports at each copy's own
+// position, at the field the manifest wrote (not the internal type's).
+func TestCompileOnce(t *testing.T) {
+	c, err := NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := parse(t, widgetCRD)[0], parse(t, "# moved down\n\n"+widgetCRD)[0]
+	da, err := c.Compile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, _ := c.Compile(b)
+	if da != db || len(c.compiled) != 1 {
+		t.Errorf("compiled %d times (same definition: %v)", len(c.compiled), da == db)
+	}
+
+	bad := strings.Replace(widgetCRD, "minReplicas: {type: integer, default: 1}", "minReplicas: {default: 1}", 1)
+	x, y := parse(t, bad)[0], parse(t, "# moved down\n\n"+bad)[0]
+	dx, _ := c.Compile(x)
+	dy, _ := c.Compile(y)
+	if len(dx.Problems) == 0 || len(dy.Problems) != len(dx.Problems) {
+		t.Fatalf("problems: %v / %v", dx.Problems, dy.Problems)
+	}
+	px, py := dx.Problems[0], dy.Problems[0]
+	if !strings.Contains(px.Msg, "spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[minReplicas].type: Required value") {
+		t.Errorf("message: %s", px.Msg)
+	}
+	if px.Node.Line != 24 || px.Node.Column != 15 || py.Node.Line != 26 || dy.Object != y {
+		t.Errorf("positions %d:%d and %d:%d, want 24:15 and 26:15", px.Node.Line, px.Node.Column, py.Node.Line, py.Node.Column)
+	}
+	// a resource of an invalid CRD's kind is not served
+	ps, _ := dy.Validate(parse(t, widget("  mode: fast\n"))[0], "default")
+	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "is invalid (t.yaml:26:15)") {
+		t.Errorf("resource of an invalid CRD: %+v", ps)
+	}
+}
+
+func TestWrittenPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"spec.validation.openAPIV3Schema.properties[spec]": "spec.versions[0].schema.openAPIV3Schema.properties[spec]",
+		"spec.subresources.scale.specReplicasPath":         "spec.versions[0].subresources.scale.specReplicasPath",
+		"spec.validationX":                                 "spec.validationX",
+		"spec.versions[1].schema":                          "spec.versions[1].schema",
+		"metadata.name":                                    "metadata.name",
+	} {
+		if got := writtenPath(in); got != want {
+			t.Errorf("writtenPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
