@@ -31,7 +31,11 @@ var Latest = Version{1, 35}
 // APIs are served.
 type Version struct{ Major, Minor int }
 
-var versionText = regexp.MustCompile(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]*)?)?$`)
+// VersionPattern is what ParseVersion accepts, as a regular expression that
+// JSON Schema (ECMA-262) reads the same way.
+const VersionPattern = `^v?1\.(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]*)?)?$`
+
+var versionText = regexp.MustCompile(VersionPattern)
 
 // ParseVersion reads a release as people write it: "1.33", "v1.33",
 // "1.33.4", or what `kubectl version` prints for a managed cluster
@@ -39,14 +43,10 @@ var versionText = regexp.MustCompile(`^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(\.(0|[
 func ParseVersion(s string) (Version, error) {
 	m := versionText.FindStringSubmatch(s)
 	if m == nil {
-		return Version{}, fmt.Errorf("%q is not a Kubernetes release: write major.minor, like \"1.33\"", s)
+		return Version{}, fmt.Errorf("%q is not a Kubernetes release: write 1.minor, like \"1.33\" (v1.33 and 1.33.4 work too)", s)
 	}
-	major, err1 := strconv.Atoi(m[1])
-	minor, err2 := strconv.Atoi(m[2])
-	if err1 != nil || err2 != nil || major != 1 || minor > 999 {
-		return Version{}, fmt.Errorf("%q is not a Kubernetes release: Kubernetes versions are 1.x, like \"1.33\"", s)
-	}
-	return Version{major, minor}, nil
+	minor, _ := strconv.Atoi(m[1]) // at most three digits
+	return Version{1, minor}, nil
 }
 
 func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
