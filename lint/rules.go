@@ -34,6 +34,10 @@ var rules = []Rule{
 		Summary: "an inotify watch on one file of a ConfigMap volume: updates arrive as a symlink swap"},
 	{ID: "hosts-race-free", Severity: filepos.Info, check: hostsRaceFree,
 		Summary: "hostAliases krender generated, listed for reviewers"},
+	{ID: "api-removed", Severity: filepos.Err, check: apiRemoved,
+		Summary: "an apiVersion the profile's kubeVersion does not serve (removed or not yet there); without kubeVersion, a removed one (warning)"},
+	{ID: "api-deprecated", Severity: filepos.Warning, check: apiDeprecated,
+		Summary: "an apiVersion deprecated in the profile's kubeVersion, with the release that removes it and its replacement"},
 }
 
 // unresolvedVar reports each undefined reference once per object: a

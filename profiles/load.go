@@ -16,6 +16,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/hash/refs"
+	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 )
 
@@ -33,6 +34,7 @@ type fileDoc struct {
 	Limits     yaml.Node   `yaml:"limits"`
 
 	Substitution *Substitution `yaml:"substitution"`
+	KubeVersion  Str           `yaml:"kubeVersion"`
 }
 
 type tenantDoc struct {
@@ -168,6 +170,13 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 	p.Files = append(p.Files, path)
 	if doc.Namespace.Value != "" {
 		p.Namespace = doc.Namespace
+	}
+	if kv := doc.KubeVersion; kv.Value != "" {
+		v, err := lifecycle.ParseVersion(kv.Value)
+		if err != nil {
+			return filepos.Errorf(kv.Pos, "kubeVersion %v", err)
+		}
+		p.KubeVersion = KubeVersion{Str: kv, Version: v}
 	}
 	vars, err := decodeVars(path, &doc.Vars)
 	if err != nil {

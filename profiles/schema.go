@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/invopop/jsonschema"
+	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 	"go.yaml.in/yaml/v4"
 )
@@ -74,6 +75,8 @@ func Schema(checkRules []string) ([]byte, error) {
 	schemaAt(root, "zones", "*", "hostAliases", "[]", "hostnames", "[]").Pattern = dnsSubdomain
 	schemaAt(root, "zones", "*", "hostAliases", "[]", "ip").AnyOf = []*jsonschema.Schema{{Format: "ipv4"}, {Format: "ipv6"}}
 	schemaAt(root, "zoneHosts", "label").Pattern = labelKey
+	kv := schemaAt(root, "kubeVersion") // an unquoted 1.33 is a number to YAML; the loader reads its text
+	kv.Type, kv.Extras, kv.Pattern = "", map[string]any{"type": []string{"string", "number"}}, lifecycle.VersionPattern
 
 	b, err := json.Marshal(root)
 	if err != nil {
@@ -183,6 +186,7 @@ var schemaDocs = map[string]string{
 	"RuntimeField.Path":          "Path to the field, keys separated by /, lists crossed without saying so (spec/steps/run).",
 	"fileDoc.Extends":            "A profile this one builds on, relative to this file. Its settings come first and this file's override them; chains are allowed, a cycle is an error.",
 	"fileDoc.Namespace":          "Namespace of objects that name none (default \"default\"; --namespace overrides).",
+	"fileDoc.KubeVersion":        "The Kubernetes release the manifests are for, like \"1.33\" (v1.33 and 1.33.4 work too; quote it): krender check reports APIs removed or not yet served in it as errors, deprecated ones as warnings. A later file overrides (docs/kubeversion.md).",
 	"fileDoc.Vars":               "Deploy-time variables: the only names krender substitutes (every other $NAME is left for run time). Later files and tenants override; --set, --set-env and --set-file override all.",
 	"fileDoc.Tenants":            "Tenants, in render order: each renders every template once, with its vars layered over the profile's. Merged by name across extends.",
 	"fileDoc.Inject":             "Shell fragments merged into selected workloads after substitution, in order. An entry replaces the entry of the same name from an extended profile.",

@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 )
 
@@ -29,6 +30,9 @@ type Profile struct {
 	// Limits on templates, fragments and the render, merged key by key
 	// across extends; zero fields are the defaults.
 	Limits manifest.Limits
+	// KubeVersion is the Kubernetes release the manifests are for: check
+	// judges removed, deprecated and not-yet-served APIs against it.
+	KubeVersion KubeVersion
 }
 
 // Str is a scalar with the position it was written at.
@@ -46,6 +50,12 @@ func (s *Str) UnmarshalYAML(n *yaml.Node) error {
 		s.Value = n.Value
 	}
 	return nil
+}
+
+// KubeVersion is the profile's kubeVersion as written, and the release it names.
+type KubeVersion struct {
+	Str
+	Version lifecycle.Version // zero when no profile file sets one
 }
 
 // Var is one deploy-time variable.

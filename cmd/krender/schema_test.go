@@ -118,6 +118,7 @@ func TestSchemaValidatesBundledProfiles(t *testing.T) {
 // duplicate keys, extends cycles, zone references, yq expressions, value
 // types of placeholders).
 var schemaErrors = []string{
+	"check/kubeversion-invalid",
 	"check/unknown-rule",
 	"hash/custom-invalid",
 	"hash/mode-invalid",

@@ -1,0 +1,239 @@
+// Package lifecycle knows in which Kubernetes release each built-in API (an
+// apiVersion and kind) was introduced, deprecated and removed, so that a
+// manifest the target cluster will refuse is caught before an upgrade rather
+// than by the API server. The data is what the k8s.io/api types say about
+// themselves (the methods prerelease-lifecycle-gen generates), read from the
+// library krender is built with: upgrading the library updates it. The few
+// APIs the library no longer ships are written by hand in manual.go.
+package lifecycle
+
+import (
+	"cmp"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/version"
+)
+
+// Latest is the Kubernetes release the k8s.io/api in go.mod describes
+// (v0.35.x is 1.35): "already removed" means removed by this release.
+// TestLatestMatchesGoMod keeps the two together.
+var Latest = Version{1, 35}
+
+// Version is a Kubernetes minor release; patch releases never change which
+// APIs are served.
+type Version struct{ Major, Minor int }
+
+// VersionPattern is what ParseVersion accepts, as a regular expression that
+// JSON Schema (ECMA-262) reads the same way.
+const VersionPattern = `^v?1\.(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]*)?)?$`
+
+var versionText = regexp.MustCompile(VersionPattern)
+
+// ParseVersion reads a release as people write it: "1.33", "v1.33",
+// "1.33.4", or what `kubectl version` prints for a managed cluster
+// ("v1.33.4-eks-1234"). The patch and anything after it are dropped.
+func ParseVersion(s string) (Version, error) {
+	m := versionText.FindStringSubmatch(s)
+	if m == nil {
+		return Version{}, fmt.Errorf("%q is not a Kubernetes release: write 1.minor, like \"1.33\" (v1.33 and 1.33.4 work too)", s)
+	}
+	minor, _ := strconv.Atoi(m[1]) // at most three digits
+	return Version{1, minor}, nil
+}
+
+func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
+
+// IsZero reports an unset version (an API never deprecated, say).
+func (v Version) IsZero() bool { return v == Version{} }
+
+// Compare returns -1, 0 or +1 as v is older than, the same as or newer than w.
+func (v Version) Compare(w Version) int {
+	return cmp.Or(cmp.Compare(v.Major, w.Major), cmp.Compare(v.Minor, w.Minor))
+}
+
+// API names one kind in one API version, as a manifest does.
+type API struct {
+	APIVersion string // "policy/v1beta1", or "v1" for the core group
+	Kind       string
+}
+
+func (a API) String() string { return a.APIVersion + " " + a.Kind }
+
+// Status is the lifecycle of one API. Zero versions are unknown or, for
+// Deprecated and Removed, never.
+type Status struct {
+	API
+	Introduced Version
+	Deprecated Version
+	Removed    Version
+	// Replacement is the API to move to; zero when none is named.
+	Replacement API
+	// Advice is what to do instead when there is no replacement (hand-written entries only).
+	Advice string
+	// Source is the page a hand-written entry comes from; "" for the library's data.
+	Source string
+}
+
+// RemovedBy reports whether the API is no longer served in release v.
+func (s Status) RemovedBy(v Version) bool { return !s.Removed.IsZero() && s.Removed.Compare(v) <= 0 }
+
+// DeprecatedBy reports whether the API is deprecated in release v (it may be removed too).
+func (s Status) DeprecatedBy(v Version) bool {
+	return !s.Deprecated.IsZero() && s.Deprecated.Compare(v) <= 0
+}
+
+// NotYetIn reports whether release v predates the API.
+func (s Status) NotYetIn(v Version) bool {
+	return !s.Introduced.IsZero() && v.Compare(s.Introduced) < 0
+}
+
+// ReplacementAt is the API to move to for release v. It follows the named
+// replacement past those that are gone by v too (extensions/v1beta1
+// PodSecurityPolicy -> policy/v1beta1 -> none); where none is named or the
+// named one is not served in v, it takes the most stable version of the same
+// group and kind that v serves (node.k8s.io/v1beta1 RuntimeClass names
+// none; node.k8s.io/v1 is it). ok is false when v serves no successor;
+// advice then says what to do, where the data knows.
+func (s Status) ReplacementAt(v Version) (r API, advice string, ok bool) {
+	cur := s
+	for range 10 { // chains are two or three long; this only guards a cycle
+		if cur.Replacement == (API{}) {
+			break
+		}
+		next, known := Lookup(cur.Replacement.APIVersion, cur.Replacement.Kind)
+		if !known {
+			return cur.Replacement, "", true
+		}
+		if next.servedIn(v) {
+			return next.API, "", true
+		}
+		if !next.RemovedBy(v) {
+			break // introduced later than v
+		}
+		cur = next
+	}
+	for _, from := range []Status{s, cur} {
+		if r, ok := sameKindServedIn(from.API, v); ok {
+			return r, "", true
+		}
+	}
+	return API{}, cur.Advice, false
+}
+
+func (s Status) servedIn(v Version) bool { return !s.NotYetIn(v) && !s.RemovedBy(v) }
+
+// sameKindServedIn finds the most stable other version of a's group that
+// serves a's kind in release v: GA before beta before alpha.
+func sameKindServedIn(a API, v Version) (API, bool) {
+	gv, err := schema.ParseGroupVersion(a.APIVersion)
+	if err != nil {
+		return API{}, false
+	}
+	var best API
+	bestVersion := ""
+	for api, st := range table() {
+		g, err := schema.ParseGroupVersion(api.APIVersion)
+		if err != nil || api.Kind != a.Kind || g.Group != gv.Group || api == a || !st.servedIn(v) {
+			continue
+		}
+		if bestVersion == "" || version.CompareKubeAwareVersionStrings(g.Version, bestVersion) > 0 {
+			best, bestVersion = api, g.Version
+		}
+	}
+	return best, best != (API{})
+}
+
+// Lookup returns what is known of apiVersion and kind; ok is false for
+// custom resources and for built-in kinds whose types carry no lifecycle.
+func Lookup(apiVersion, kind string) (Status, bool) {
+	s, ok := table()[API{apiVersion, kind}]
+	return s, ok
+}
+
+// All lists every known API, ordered by apiVersion and kind.
+func All() []Status {
+	out := make([]Status, 0, len(table()))
+	for _, s := range table() {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Status) int {
+		return cmp.Or(strings.Compare(a.APIVersion, b.APIVersion), strings.Compare(a.Kind, b.Kind))
+	})
+	return out
+}
+
+// table is built on first use rather than at init: most krender commands
+// never ask, and registering every API package takes a few milliseconds.
+var table = sync.OnceValue(func() map[API]Status {
+	t := fromLibrary(newScheme())
+	for _, s := range manual {
+		if _, shipped := t[s.API]; !shipped {
+			t[s.API] = s
+		}
+	}
+	return t
+})
+
+func newScheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	for _, add := range addToScheme {
+		if err := add(s); err != nil {
+			panic("lifecycle: " + err.Error())
+		}
+	}
+	return s
+}
+
+// The methods prerelease-lifecycle-gen writes on each top-level type.
+type (
+	introduced  interface{ APILifecycleIntroduced() (major, minor int) }
+	deprecated  interface{ APILifecycleDeprecated() (major, minor int) }
+	removed     interface{ APILifecycleRemoved() (major, minor int) }
+	replacement interface {
+		APILifecycleReplacement() schema.GroupVersionKind
+	}
+)
+
+// fromLibrary reads the lifecycle of every kind registered in s. List kinds
+// share their item's lifecycle, and the meta types every group registers
+// (DeleteOptions, WatchEvent, ...) carry none: both are left out.
+func fromLibrary(s *runtime.Scheme) map[API]Status {
+	t := map[API]Status{}
+	for gvk, typ := range s.AllKnownTypes() {
+		if gvk.Version == runtime.APIVersionInternal || strings.HasSuffix(gvk.Kind, "List") || typ.Kind() != reflect.Struct {
+			continue
+		}
+		obj := reflect.New(typ).Interface()
+		in, ok := obj.(introduced)
+		if !ok {
+			continue
+		}
+		st := Status{API: API{gvk.GroupVersion().String(), gvk.Kind}, Introduced: release(in.APILifecycleIntroduced())}
+		if d, ok := obj.(deprecated); ok {
+			st.Deprecated = release(d.APILifecycleDeprecated())
+		}
+		if r, ok := obj.(removed); ok {
+			st.Removed = release(r.APILifecycleRemoved())
+		}
+		if r, ok := obj.(replacement); ok {
+			if g := r.APILifecycleReplacement(); !g.Empty() {
+				if g.Kind == gvk.Kind+"List" {
+					g.Kind = gvk.Kind // networking.k8s.io/v1beta1 IngressClass names IngressClassList
+				}
+				st.Replacement = API{g.GroupVersion().String(), g.Kind}
+			}
+		}
+		t[st.API] = st
+	}
+	return t
+}
+
+func release(major, minor int) Version { return Version{major, minor} }

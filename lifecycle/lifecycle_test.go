@@ -1,0 +1,231 @@
+package lifecycle
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func v(major, minor int) Version { return Version{major, minor} }
+
+func TestKnownAPIs(t *testing.T) {
+	for _, c := range []struct {
+		api                             API
+		introduced, deprecated, removed Version
+		replacement                     API
+	}{
+		{API{"policy/v1beta1", "PodDisruptionBudget"}, v(1, 5), v(1, 21), v(1, 25), API{"policy/v1", "PodDisruptionBudget"}},
+		{API{"autoscaling/v2beta2", "HorizontalPodAutoscaler"}, v(1, 12), v(1, 23), v(1, 26), API{"autoscaling/v2", "HorizontalPodAutoscaler"}},
+		{API{"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"}, v(1, 26), v(1, 29), v(1, 32), API{"flowcontrol.apiserver.k8s.io/v1", "FlowSchema"}},
+		{API{"extensions/v1beta1", "Ingress"}, v(1, 1), v(1, 14), v(1, 22), API{"networking.k8s.io/v1", "Ingress"}},
+		{API{"batch/v1beta1", "CronJob"}, v(1, 8), v(1, 21), v(1, 25), API{"batch/v1", "CronJob"}},
+		{API{"apiextensions.k8s.io/v1beta1", "CustomResourceDefinition"}, v(1, 7), v(1, 16), v(1, 22), API{"apiextensions.k8s.io/v1", "CustomResourceDefinition"}},
+		// the library names IngressClassList; the item kind is meant
+		{API{"networking.k8s.io/v1beta1", "IngressClass"}, v(1, 18), v(1, 19), v(1, 22), API{"networking.k8s.io/v1", "IngressClass"}},
+		{API{"resource.k8s.io/v1", "ResourceClaim"}, v(1, 34), Version{}, Version{}, API{}},
+		{API{"apps/v1", "Deployment"}, v(1, 9), Version{}, Version{}, API{}},
+		{API{"v1", "Pod"}, v(1, 0), Version{}, Version{}, API{}},
+		// hand-written
+		{API{"policy/v1beta1", "PodSecurityPolicy"}, Version{}, v(1, 21), v(1, 25), API{}},
+		{API{"extensions/v1beta1", "PodSecurityPolicy"}, Version{}, Version{}, v(1, 16), API{"policy/v1beta1", "PodSecurityPolicy"}},
+		{API{"apiregistration.k8s.io/v1beta1", "APIService"}, Version{}, Version{}, v(1, 22), API{"apiregistration.k8s.io/v1", "APIService"}},
+	} {
+		s, ok := Lookup(c.api.APIVersion, c.api.Kind)
+		if !ok {
+			t.Errorf("%s: not known", c.api)
+			continue
+		}
+		if s.API != c.api || s.Introduced != c.introduced || s.Deprecated != c.deprecated || s.Removed != c.removed || s.Replacement != c.replacement {
+			t.Errorf("%s: got introduced %s deprecated %s removed %s replacement %q, want %s %s %s %q",
+				c.api, s.Introduced, s.Deprecated, s.Removed, s.Replacement, c.introduced, c.deprecated, c.removed, c.replacement)
+		}
+	}
+}
+
+func TestUnknownAPIs(t *testing.T) {
+	for _, a := range []API{
+		{"policy/v1beta1", "PodDisruptionBudgetList"}, // lists share their item's lifecycle
+		{"policy/v1beta1", "DeleteOptions"},           // meta types carry none
+		{"apps/v1", "WatchEvent"},
+		{"example.com/v1", "Widget"}, // a custom resource
+		{"v1", "NoSuchKind"},
+		{"", ""},
+	} {
+		if s, ok := Lookup(a.APIVersion, a.Kind); ok {
+			t.Errorf("%s: known as %+v", a, s)
+		}
+	}
+}
+
+func TestStatusAt(t *testing.T) {
+	pdb, _ := Lookup("policy/v1beta1", "PodDisruptionBudget")
+	for _, c := range []struct {
+		at                          Version
+		deprecated, removed, notYet bool
+	}{
+		{v(1, 4), false, false, true},
+		{v(1, 5), false, false, false},
+		{v(1, 20), false, false, false},
+		{v(1, 21), true, false, false},
+		{v(1, 24), true, false, false},
+		{v(1, 25), true, true, false},
+		{v(1, 33), true, true, false},
+	} {
+		if got := [3]bool{pdb.DeprecatedBy(c.at), pdb.RemovedBy(c.at), pdb.NotYetIn(c.at)}; got != [3]bool{c.deprecated, c.removed, c.notYet} {
+			t.Errorf("at %s: deprecated, removed, not yet = %v, want %v %v %v", c.at, got, c.deprecated, c.removed, c.notYet)
+		}
+	}
+	dep, _ := Lookup("apps/v1", "Deployment")
+	if dep.DeprecatedBy(v(1, 99)) || dep.RemovedBy(v(1, 99)) || dep.NotYetIn(v(1, 9)) || !dep.NotYetIn(v(1, 8)) {
+		t.Errorf("apps/v1 Deployment: %+v", dep)
+	}
+}
+
+func TestReplacementAt(t *testing.T) {
+	for _, c := range []struct {
+		api    API
+		at     Version
+		want   API
+		advice string
+	}{
+		{API{"policy/v1beta1", "PodDisruptionBudget"}, v(1, 33), API{"policy/v1", "PodDisruptionBudget"}, ""},
+		// the named replacement, itself removed by 1.33, and its own
+		{API{"flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema"}, v(1, 26), API{"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"}, ""},
+		{API{"flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema"}, v(1, 33), API{"flowcontrol.apiserver.k8s.io/v1", "FlowSchema"}, ""},
+		{API{"extensions/v1beta1", "PodSecurityPolicy"}, v(1, 20), API{"policy/v1beta1", "PodSecurityPolicy"}, ""},
+		{API{"extensions/v1beta1", "PodSecurityPolicy"}, v(1, 33), API{}, "Pod Security Admission"},
+		{API{"policy/v1beta1", "PodSecurityPolicy"}, v(1, 25), API{}, "Pod Security Admission"},
+		// none named: the most stable version of the same kind served then
+		{API{"node.k8s.io/v1beta1", "RuntimeClass"}, v(1, 33), API{"node.k8s.io/v1", "RuntimeClass"}, ""},
+		{API{"events.k8s.io/v1beta1", "Event"}, v(1, 33), API{"events.k8s.io/v1", "Event"}, ""},
+		{API{"resource.k8s.io/v1", "DeviceClass"}, v(1, 33), API{"resource.k8s.io/v1beta2", "DeviceClass"}, ""},
+		// named, but not served yet in 1.33
+		{API{"storage.k8s.io/v1alpha1", "VolumeAttributesClass"}, v(1, 33), API{"storage.k8s.io/v1beta1", "VolumeAttributesClass"}, ""},
+		{API{"extensions/v1beta1", "DeploymentRollback"}, v(1, 33), API{}, ""},
+	} {
+		s, ok := Lookup(c.api.APIVersion, c.api.Kind)
+		if !ok {
+			t.Fatalf("%s: not known", c.api)
+		}
+		got, advice, ok := s.ReplacementAt(c.at)
+		if got != c.want || ok != (c.want != API{}) || !strings.Contains(advice, c.advice) || (c.advice == "") != (advice == "") {
+			t.Errorf("%s at %s: %q %q %v, want %q with advice containing %q", c.api, c.at, got, advice, ok, c.want, c.advice)
+		}
+	}
+}
+
+func TestParseVersion(t *testing.T) {
+	for in, want := range map[string]Version{
+		"1.33": v(1, 33), "v1.33": v(1, 33), "1.33.4": v(1, 33), "v1.33.0": v(1, 33),
+		"v1.29.0-eks-5e0fdde": v(1, 29), "1.31.2+k3s1": v(1, 31), "1.0": v(1, 0), "1.9": v(1, 9),
+	} {
+		got, err := ParseVersion(in)
+		if err != nil || got != want {
+			t.Errorf("ParseVersion(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1", "v1", "1.", "1.x", "one.two", "2.0", "0.9", "01.33", "1.033",
+		" 1.33", "1.33 ", "1.33.", "1.33.4.5", "V1.33", "vv1.33", "latest", "1.33-rc.1", "1.1000"} {
+		if got, err := ParseVersion(in); err == nil {
+			t.Errorf("ParseVersion(%q) = %v, want an error", in, got)
+		} else if !strings.Contains(err.Error(), "1.33") {
+			t.Errorf("ParseVersion(%q): error %q shows no example", in, err)
+		}
+	}
+}
+
+func TestVersionCompare(t *testing.T) {
+	ordered := []Version{{}, v(1, 0), v(1, 9), v(1, 10), v(1, 33), v(2, 0)}
+	for i, a := range ordered {
+		for j, b := range ordered {
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got := a.Compare(b); got != want {
+				t.Errorf("%s.Compare(%s) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+	if v(1, 33).String() != "1.33" || !(Version{}).IsZero() || v(1, 0).IsZero() {
+		t.Error("String or IsZero")
+	}
+}
+
+// TestManualEntriesAbsentFromLibrary: a hand-written entry is only for an
+// API no library ships; once one does, delete the entry.
+func TestManualEntriesAbsentFromLibrary(t *testing.T) {
+	lib := fromLibrary(newScheme())
+	if len(lib) < 100 {
+		t.Fatalf("the libraries gave only %d APIs", len(lib))
+	}
+	for _, m := range manual {
+		if s, shipped := lib[m.API]; shipped {
+			t.Errorf("%s is now in the library (%+v): delete its hand-written entry in manual.go", m.API, s)
+		}
+		if !strings.HasPrefix(m.Source, "https://kubernetes.io/") || m.Removed.IsZero() {
+			t.Errorf("%s: a hand-written entry needs its source page and removal release", m.API)
+		}
+		if _, _, ok := m.ReplacementAt(m.Removed); !ok && m.Advice == "" {
+			t.Errorf("%s: no replacement and no advice", m.API)
+		}
+	}
+}
+
+// TestEveryLifecyclePackageRegistered: every package of the libraries with
+// generated lifecycle methods is in addToScheme, so a library upgrade that
+// adds a group version cannot be missed.
+func TestEveryLifecyclePackageRegistered(t *testing.T) {
+	registered := map[string]bool{}
+	for _, typ := range newScheme().AllKnownTypes() {
+		registered[typ.PkgPath()] = true
+	}
+	for _, mod := range []string{"k8s.io/api", "k8s.io/apiextensions-apiserver"} {
+		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
+		dir := strings.TrimSpace(string(out))
+		if err != nil || dir == "" {
+			t.Skipf("go list -m %s: %v (needs the go command and the module cache)", mod, err)
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "*", "*", "zz_generated.prerelease-lifecycle.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		more, _ := filepath.Glob(filepath.Join(dir, "pkg", "apis", "*", "*", "zz_generated.prerelease-lifecycle.go"))
+		files = append(files, more...)
+		n := 0
+		for _, f := range files {
+			rel, _ := filepath.Rel(dir, filepath.Dir(f))
+			if strings.HasPrefix(rel, "testdata") {
+				continue
+			}
+			n++
+			if pkg := mod + "/" + filepath.ToSlash(rel); !registered[pkg] {
+				t.Errorf("%s has lifecycle methods but is not in addToScheme (packages.go)", pkg)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no package with lifecycle methods found in %s", mod, dir)
+		}
+	}
+}
+
+// TestLatestMatchesGoMod: Latest is the release of the k8s.io/api in go.mod.
+func TestLatestMatchesGoMod(t *testing.T) {
+	b, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^\s*k8s\.io/api v0\.(\d+)\.`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("go.mod does not require k8s.io/api")
+	}
+	if minor, _ := strconv.Atoi(string(m[1])); Latest != v(1, minor) {
+		t.Errorf("Latest is %s but go.mod has k8s.io/api v0.%d: update Latest", Latest, minor)
+	}
+}
