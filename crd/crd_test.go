@@ -90,9 +90,9 @@ func TestValidate(t *testing.T) {
 		{"status dropped", widget("  mode: fast\nstatus: {ready: maybe}\n"), nil},
 		{"unknown in status", widget("  mode: fast\nstatus: {redy: true}\n"), []string{`1:6:10:unknown field "status.redy"`}},
 		{"not served", strings.Replace(widget("  mode: fast\n"), "example.com/v1", "example.com/v2", 1),
-			[]string{"0:1:1:CustomResourceDefinition widgets.example.com serves v1, v1beta1"}},
+			[]string{"0:1:13:CustomResourceDefinition widgets.example.com serves v1, v1beta1"}},
 		{"deprecated", strings.Replace(widget("  anything: goes\n"), "example.com/v1", "example.com/v1beta1", 1),
-			[]string{"2:1:1:example.com/v1beta1 Widget is deprecated"}},
+			[]string{"2:1:13:example.com/v1beta1 Widget is deprecated"}},
 		{"metadata", strings.Replace(widget("  mode: fast\n"), "{name: w}", "{name: W_bad, labelz: {a: b}}", 1),
 			[]string{`1:3:25:unknown field "metadata.labelz"`, "0:3:12:metadata.name: Invalid value"}},
 	} {

@@ -61,7 +61,11 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) ([]Problem, 
 	}
 	var out []Problem
 	add := func(kind ProblemKind, path, msg string) {
-		out = append(out, Problem{kind, kschema.At(o.Node, path), msg, path})
+		n := kschema.At(o.Node, path)
+		if path == "apiVersion" || path == "kind" {
+			n = manifest.Value(o.Node, path) // what to change is the value
+		}
+		out = append(out, Problem{kind, n, msg, path})
 	}
 	if len(d.Problems) > 0 {
 		add(Invalid, "kind", fmt.Sprintf("%s %s is not served: its CustomResourceDefinition %s is invalid (%s)", o.APIVersion(), o.Kind(), d.Name, d.Object.Pos(d.Problems[0].Node)))

@@ -239,6 +239,14 @@ func parityProblems(o renderedObject, v serverVerdict, fs []crdFinding, knownKin
 	if len(schema) > 0 && v.Accepted {
 		problems = append(problems, "krender reports crd-schema, but the server accepts the object")
 	}
+	// And a deprecated version: krender warns exactly when the server does.
+	warned := false
+	for _, f := range fs {
+		warned = warned || f.Rule == "api-deprecated"
+	}
+	if server := v.Accepted && strings.Contains(v.Message, " is deprecated"); server != warned {
+		problems = append(problems, fmt.Sprintf("deprecation: the server warns %v, krender's api-deprecated %v", server, warned))
+	}
 	return problems
 }
 
@@ -404,7 +412,7 @@ func applyCaseCRDs(t *testing.T, dir string, args []string, objects []renderedOb
 	// exactly those the server refuses. Refused ones are not applied.
 	verdicts := map[string]serverVerdict{}
 	for _, o := range inRender {
-		v := dryRunCreate(t, "", o)
+		v := dryRun(t, "apply", "", o) // apply: the CRD may be there from an earlier run
 		verdicts[o.id()] = v
 		if v.Accepted {
 			apply(string(o.JSON), "-f", "-")
@@ -483,7 +491,12 @@ func serverCRDKinds(t *testing.T) map[string]bool {
 // --validate=strict` does: nothing is stored, so a reused server is fine.
 func dryRunCreate(t *testing.T, ns string, o renderedObject) serverVerdict {
 	t.Helper()
-	args := []string{"create", "--dry-run=server", "--validate=strict", "-o", "json", "-f", "-"}
+	return dryRun(t, "create", ns, o)
+}
+
+func dryRun(t *testing.T, verb, ns string, o renderedObject) serverVerdict {
+	t.Helper()
+	args := []string{verb, "--dry-run=server", "--validate=strict", "-o", "json", "-f", "-"}
 	if ns != "" {
 		args = append(args, "-n", ns)
 	}

@@ -100,6 +100,11 @@ func crdSchema(c *ctx) {
 		}
 		c.report(o, p.Node, filepos.Err, p.Msg, fix)
 	})
+}
+
+// crdDeprecated is api-deprecated for custom resources: a version their CRD
+// marks deprecated, whatever the cluster's release.
+func crdDeprecated(c *ctx) {
 	c.eachProblem(crd.Deprecated, func(o *manifest.Object, p crd.Problem) {
 		c.report(o, p.Node, filepos.Warning, p.Msg, "move to a version the CRD does not mark deprecated")
 	})

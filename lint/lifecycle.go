@@ -49,6 +49,7 @@ func apiRemoved(c *ctx) {
 // with a warning that deploy logs swallow; the removal then breaks the
 // deploy after the cluster upgrade.
 func apiDeprecated(c *ctx) {
+	crdDeprecated(c)
 	kv := c.profile.KubeVersion.Version
 	if kv.IsZero() {
 		return

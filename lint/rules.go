@@ -24,6 +24,10 @@ var rules = []Rule{
 		Summary: "a custom resource value its CRD rejects (schema, x-kubernetes-validations CEL rule, unserved version), or a CRD the API server rejects"},
 	{ID: "crd-missing", Severity: filepos.Err, check: crdMissing,
 		Summary: "a custom resource with no CRD in the render or the CRD files (info; an error under check.requireCRDs)"},
+	{ID: "api-removed", Severity: filepos.Err, check: apiRemoved,
+		Summary: "an apiVersion the profile's kubeVersion does not serve (removed or not yet there); without kubeVersion, a removed one (warning)"},
+	{ID: "api-deprecated", Severity: filepos.Warning, check: apiDeprecated,
+		Summary: "an apiVersion deprecated in the profile's kubeVersion, with the release that removes it and its replacement, or a custom resource version its CRD marks deprecated"},
 	{ID: "subpath-configmap", Severity: filepos.Err, check: subPathConfigMap,
 		Summary: "a ConfigMap or Secret mounted with subPath whose content is not in its name: the mount never updates"},
 	{ID: "etc-hosts-write", Severity: filepos.Err, check: etcHostsWrite,
@@ -34,10 +38,6 @@ var rules = []Rule{
 		Summary: "an inotify watch on one file of a ConfigMap volume: updates arrive as a symlink swap"},
 	{ID: "hosts-race-free", Severity: filepos.Info, check: hostsRaceFree,
 		Summary: "hostAliases krender generated, listed for reviewers"},
-	{ID: "api-removed", Severity: filepos.Err, check: apiRemoved,
-		Summary: "an apiVersion the profile's kubeVersion does not serve (removed or not yet there); without kubeVersion, a removed one (warning)"},
-	{ID: "api-deprecated", Severity: filepos.Warning, check: apiDeprecated,
-		Summary: "an apiVersion deprecated in the profile's kubeVersion, with the release that removes it and its replacement"},
 }
 
 // unresolvedVar reports each undefined reference once per object: a
