@@ -69,7 +69,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	for _, c := range p.Check.CRDs {
 		paths = append(paths, c.Value)
 	}
-	objs, err := render.LoadTemplates(cfg.FS, append(paths, cfg.CRDs...))
+	objs, err := render.LoadManifests(cfg.FS, "CRD file", append(paths, cfg.CRDs...))
 	if err != nil {
 		return nil, err
 	}

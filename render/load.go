@@ -16,8 +16,18 @@ func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object,
 	return loadTemplates(fsys, manifest.Limits{}, paths, skip...)
 }
 
+// LoadManifests reads files and directories of manifests as LoadTemplates
+// does; errors call them what (e.g. "CRD file").
+func LoadManifests(fsys FS, what string, paths []string) ([]*manifest.Object, error) {
+	return loadFiles(fsys, manifest.Limits{}, what, paths)
+}
+
 // loadTemplates is LoadTemplates within the run's limits.
 func loadTemplates(fsys FS, lim manifest.Limits, paths []string, skip ...string) ([]*manifest.Object, error) {
+	return loadFiles(fsys, lim, "template", paths, skip...)
+}
+
+func loadFiles(fsys FS, lim manifest.Limits, what string, paths []string, skip ...string) ([]*manifest.Object, error) {
 	read := readLimited(fsys, lim.OrDefault().FileBytes)
 	var objs []*manifest.Object
 	var errs filepos.List
@@ -26,14 +36,14 @@ func loadTemplates(fsys FS, lim manifest.Limits, paths []string, skip ...string)
 		skipped[sameFile(f)] = true
 	}
 	for _, p := range paths {
-		files, walked, err := templateFiles(fsys, p, skipped)
+		files, walked, err := manifestFiles(fsys, what, p, skipped)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
 			text, err := read(f)
 			if err != nil {
-				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read template: %v", filepos.FileError(err)))
+				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read %s: %v", what, filepos.FileError(err)))
 				continue
 			}
 			src := manifest.NewSource(f, text)
@@ -79,12 +89,12 @@ func anyObject(objs []*manifest.Object) bool {
 	return false
 }
 
-// templateFiles lists the files behind p, and whether they were found by
+// manifestFiles lists the files behind p, and whether they were found by
 // walking a directory (rather than named by the user).
-func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, bool, error) {
+func manifestFiles(fsys FS, what, p string, skip map[string]bool) ([]string, bool, error) {
 	st, err := fsys.Stat(p)
 	if err != nil {
-		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read template: %v", filepos.FileError(err))
+		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read %s: %v", what, filepos.FileError(err))
 	}
 	if !st.IsDir() {
 		return []string{p}, false, nil
@@ -94,7 +104,7 @@ func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, bool, err
 	walk = func(dir string) error {
 		entries, err := fsys.ReadDir(dir)
 		if err != nil {
-			return filepos.Errorf(filepos.Pos{File: dir}, "cannot read templates: %v", filepos.FileError(err))
+			return filepos.Errorf(filepos.Pos{File: dir}, "cannot read %ss: %v", what, filepos.FileError(err))
 		}
 		for _, e := range entries { // ReadDir sorts by name
 			name := filepath.Join(dir, e.Name())
@@ -114,7 +124,7 @@ func templateFiles(fsys FS, p string, skip map[string]bool) ([]string, bool, err
 		return nil, false, err
 	}
 	if len(files) == 0 {
-		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "no *.yaml or *.yml templates in this directory")
+		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "no *.yaml or *.yml %ss in this directory", what)
 	}
 	return files, true, nil
 }
