@@ -27,9 +27,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 	kschema "github.com/krender/krender/schema"
 )
@@ -50,13 +50,12 @@ var scheme = func() *runtime.Scheme {
 func IsDefinition(o *manifest.Object) bool { return o.Kind() == Kind && o.Group() == Group }
 
 // IsCustom reports whether o is a custom resource: its group is none the
-// API server serves itself (nor the aggregator's or apiextensions').
+// API server serves itself.
 func IsCustom(o *manifest.Object) bool {
 	if o.Kind() == "" || o.APIVersion() == "" {
 		return false
 	}
-	g := o.Group()
-	return g != Group && g != "apiregistration.k8s.io" && !clientgoscheme.Scheme.IsGroupRegistered(g)
+	return !lifecycle.BuiltIn(o.Group())
 }
 
 // Definition is one CRD compiled for validation: immutable, safe for

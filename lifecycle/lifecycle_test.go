@@ -229,3 +229,16 @@ func TestLatestMatchesGoMod(t *testing.T) {
 		t.Errorf("Latest is %s but go.mod has k8s.io/api v0.%d: update Latest", Latest, minor)
 	}
 }
+
+func TestBuiltIn(t *testing.T) {
+	for g, want := range map[string]bool{
+		"": true, "apps": true, "batch": true, "policy": true, "networking.k8s.io": true,
+		"apiextensions.k8s.io": true, "apiregistration.k8s.io": true, "resource.k8s.io": true,
+		"argoproj.io": false, "cert-manager.io": false, "monitoring.coreos.com": false,
+		"gateway.networking.k8s.io": false, "snapshot.storage.k8s.io": false, "metrics.k8s.io": false,
+	} {
+		if got := BuiltIn(g); got != want {
+			t.Errorf("BuiltIn(%q) = %v, want %v", g, got, want)
+		}
+	}
+}
