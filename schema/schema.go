@@ -127,7 +127,9 @@ func JSON(o *manifest.Object) ([]byte, *Problem) {
 	return js, nil
 }
 
-var segment = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]`)
+// segment is one step of a field path: a name, an [index], or a [key] of
+// a map, which may hold dots (metadata.labels[app.kubernetes.io/name]).
+var segment = regexp.MustCompile(`([^.\[\]]+)|\[(\d+)\]|\[([^\]]+)\]`)
 
 // At finds the key node of a field path as the API server prints it
 // (spec.containers[0].imagee, metadata.labels[app]), falling back to the
@@ -136,11 +138,12 @@ func At(root *yaml.Node, path string) *yaml.Node {
 	n, last := root, root
 	for _, m := range segment.FindAllStringSubmatch(path, -1) {
 		switch {
-		case m[1] != "":
+		case m[1] != "" || m[3] != "":
+			name := m[1] + m[3]
 			if n != nil && n.Kind == yaml.SequenceNode { // a type error's path has no indices
-				n = firstWith(n, m[1])
+				n = firstWith(n, name)
 			}
-			k, v := manifest.KeyValue(n, m[1])
+			k, v := manifest.KeyValue(n, name)
 			if k == nil {
 				return last
 			}

@@ -322,3 +322,31 @@ func TestCheckLeavesTagsAndStyles(t *testing.T) {
 		})
 	}
 }
+
+func TestAt(t *testing.T) {
+	o := parse(t, `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  labels:
+    app.kubernetes.io/name: web
+spec:
+  containers:
+  - name: a
+  - name: b
+    image: x
+`)
+	for path, want := range map[string]string{
+		"metadata.labels[app.kubernetes.io/name]": "6:5",
+		"spec.containers[1].image":                "11:5",
+		"spec.containers[1]":                      "10:5",
+		"spec.containers[5].image":                "8:3", // no such item: the list's key
+		"spec.nothing.here":                       "7:1",
+		"":                                        "1:1",
+	} {
+		n := At(o.Node, path)
+		if got := fmt.Sprintf("%d:%d", n.Line, n.Column); got != want {
+			t.Errorf("At(%q) = %s, want %s", path, got, want)
+		}
+	}
+}
