@@ -169,9 +169,9 @@ func TestWrittenPath(t *testing.T) {
 	for in, want := range map[string]string{
 		"spec.validation.openAPIV3Schema.properties[spec]": "spec.versions[0].schema.openAPIV3Schema.properties[spec]",
 		"spec.subresources.scale.specReplicasPath":         "spec.versions[0].subresources.scale.specReplicasPath",
-		"spec.validationX":                                 "spec.validationX",
-		"spec.versions[1].schema":                          "spec.versions[1].schema",
-		"metadata.name":                                    "metadata.name",
+		"spec.validationX":        "spec.validationX",
+		"spec.versions[1].schema": "spec.versions[1].schema",
+		"metadata.name":           "metadata.name",
 	} {
 		if got := writtenPath(in); got != want {
 			t.Errorf("writtenPath(%q) = %q, want %q", in, got, want)
