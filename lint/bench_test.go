@@ -14,6 +14,18 @@ import (
 // profile and templates loaded, every tenant rendered in memory with the
 // linter as the last stage, findings collected; nothing printed.
 func BenchmarkCheck(b *testing.B) {
+	benchCheck(b, false)
+}
+
+// BenchmarkCheckCRD is BenchmarkCheck with the fleet's custom resources (a
+// ServiceMonitor per app per tenant) and their CRD (--crds): the same
+// render and rules, plus the CRD compiled once per run and every custom
+// resource validated against it.
+func BenchmarkCheckCRD(b *testing.B) {
+	benchCheck(b, true)
+}
+
+func benchCheck(b *testing.B, custom bool) {
 	for _, tenants := range []int{10, 100} {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
 		fsys := render.MapFS{}
@@ -21,17 +33,35 @@ func BenchmarkCheck(b *testing.B) {
 			fsys[name] = &fstest.MapFile{Data: text}
 		}
 		opts := render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
+		var cfg lint.Config
+		objects := f.Objects()
+		if custom {
+			opts.Paths = append(opts.Paths, fleetgen.CustomDir)
+			cfg.CRDs = []string{fleetgen.CRDsDir}
+			objects += f.CustomObjects()
+		}
 		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
 			var findings []lint.Finding
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if findings, _, err = lint.Run(fsys, opts, lint.Config{}); err != nil {
+				if findings, _, err = lint.Run(fsys, opts, cfg); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*f.Objects()), "ns/object")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*objects), "ns/object")
 			b.ReportMetric(float64(len(findings)), "findings")
+			if custom {
+				typos := 0
+				for _, x := range findings {
+					if x.Rule == "unknown-field" {
+						typos += len(x.Tenants)
+					}
+				}
+				if typos != f.Typos()*tenants {
+					b.Fatalf("%d unknown-field findings over the tenants, want the %d planted", typos, f.Typos()*tenants)
+				}
+			}
 		})
 	}
 }

@@ -7,7 +7,9 @@
 //  2. `kubectl kustomize` doing only the ConfigMap hash and reference
 //     rewrite, one kustomization (a configMapGenerator per ConfigMap) per tenant;
 //  3. krender doing everything the profile asks, and `krender check` (the
-//     same render in memory, with the linter) on the same fleet and profile;
+//     same render in memory, with the linter) on the same fleet and profile,
+//     once as it is and once with a ServiceMonitor per app and its CRD
+//     (--crds), which only that run reads;
 //  4. a floor: the YAML library alone parsing and re-emitting krender's output.
 //
 // Each is run as a child process and measured by wall time, CPU time
@@ -107,6 +109,8 @@ type row struct {
 	shell, kustomize usage
 	krender, serial  usage // all cores; GOMAXPROCS=1
 	check            usage // krender check, all cores
+	checkCRD         usage // the same with the custom resources and --crds
+	customs          int   // custom resources checkCRD validated
 	floor            usage
 	checks           []string
 	load             string // /proc/loadavg when the size started
@@ -135,6 +139,11 @@ func run(c config) error {
 	}
 	m := describeMachine(c)
 	fmt.Print(m.text())
+	fmt.Fprintln(os.Stderr, "CRD compile and validate, in-process")
+	if m.crd, err = measureCRD(); err != nil {
+		return err
+	}
+	fmt.Print(m.crd.text())
 	var rows []row
 	for _, t := range c.sizes {
 		r, err := measureSize(c, self, t)
@@ -207,6 +216,18 @@ func measureSize(c config, self string, tenants int) (row, error) {
 		return r, err
 	}
 	r.checks = append(r.checks, findingsCheck(dir, c.krender))
+
+	// The same with every app's ServiceMonitor and the CRD it is validated
+	// against: what custom resources add to a check.
+	fmt.Fprintf(os.Stderr, "T=%d: krender check with custom resources\n", tenants)
+	crdArgs := []string{"check", "-p", fleetgen.Profile, "--crds", fleetgen.CRDsDir, fleetgen.AppsDir, fleetgen.CustomDir}
+	if r.checkCRD, err = median(c.runs, func() (usage, error) {
+		return childExits(dir, nil, filepath.Join(out, "check-crd.txt"), checkExits, c.krender, crdArgs...)
+	}); err != nil {
+		return r, err
+	}
+	r.customs = f.CustomObjects()
+	r.checks = append(r.checks, crdFindingsCheck(f, dir, c.krender))
 
 	fmt.Fprintf(os.Stderr, "T=%d: floor\n", tenants)
 	floorOut := filepath.Join(out, "floor.yaml")
@@ -475,7 +496,17 @@ var checkExits = []int{0, 1}
 // findingsCheck runs krender check once more with --format json, unmeasured,
 // and counts its findings by severity.
 func findingsCheck(dir, krender string) string {
-	cmd := exec.Command(krender, "check", "-p", fleetgen.Profile, "--format", "json", fleetgen.AppsDir)
+	text, code, err := checkJSON(dir, krender, fleetgen.AppsDir)
+	if err != nil {
+		return err.Error()
+	}
+	return countFindings(text, code)
+}
+
+// checkJSON runs `krender check -p PROFILE --format json ARGS...`,
+// unmeasured, and returns its output and exit status.
+func checkJSON(dir, krender string, args ...string) ([]byte, int, error) {
+	cmd := exec.Command(krender, append([]string{"check", "-p", fleetgen.Profile, "--format", "json"}, args...)...)
 	cmd.Dir = dir
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
@@ -486,9 +517,9 @@ func findingsCheck(dir, krender string) string {
 		err = nil
 	}
 	if err != nil {
-		return fmt.Sprintf("krender check --format json FAILED: %v %s", err, strings.TrimSpace(errb.String()))
+		return nil, code, fmt.Errorf("krender check --format json %s FAILED: %v %s", strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
 	}
-	return countFindings(text, code)
+	return text, code, nil
 }
 
 // countFindings states how many findings check's JSON holds, by severity,
@@ -636,6 +667,7 @@ type machine struct {
 	loadBefore, loadAfter                  string
 	tools                                  []string
 	date                                   string
+	crd                                    crdCost
 }
 
 func describeMachine(c config) machine {
@@ -735,12 +767,18 @@ func (r row) text() string {
 	line("kubectl kustomize", r.kustomize)
 	line("krender", r.krender)
 	line("krender check", r.check)
+	line("krender check +CRs", r.checkCRD)
 	line("krender GOMAXPROCS=1", r.serial)
 	line("floor (parse+emit)", r.floor)
 	fmt.Fprintf(&b, "  krender/shell      wall %s  cpu %s\n", ratio(r.krender.wall, r.shell.wall), ratio(r.krender.cpu, r.shell.cpu))
 	fmt.Fprintf(&b, "  krender/kustomize  wall %s  cpu %s\n", ratio(r.krender.wall, r.kustomize.wall), ratio(r.krender.cpu, r.kustomize.cpu))
 	fmt.Fprintf(&b, "  krender/floor      wall %s  cpu %s\n", ratio(r.krender.wall, r.floor.wall), ratio(r.krender.cpu, r.floor.cpu))
 	fmt.Fprintf(&b, "  check/render       wall %s  cpu %s\n", ratio(r.check.wall, r.krender.wall), ratio(r.check.cpu, r.krender.cpu))
+	if r.checkCRD.wall > 0 {
+		fmt.Fprintf(&b, "  check+CRs/check    wall %s  cpu %s\n", ratio(r.checkCRD.wall, r.check.wall), ratio(r.checkCRD.cpu, r.check.cpu))
+		fmt.Fprintf(&b, "  per custom resource wall %s  cpu %s  (check +CRs less check, one CRD compile included, over %d %ss)\n",
+			extraPerCR(r.checkCRD.wall, r.check.wall, r.customs), extraPerCR(r.checkCRD.cpu, r.check.cpu, r.customs), r.customs, fleetgen.CustomKind)
+	}
 	fmt.Fprintf(&b, "  krender per object wall %s  cpu %s\n", perObject(r.krender.wall, r.objects), perObject(r.krender.cpu, r.objects))
 	for _, c := range r.checks {
 		fmt.Fprintf(&b, "  check: %s\n", c)
@@ -845,6 +883,10 @@ func (m machine) markdown(c config, rows []row) string {
 	b.WriteString("- **krender check**: `krender check -p fleet.yaml apps > out` on the same fleet and profile: the same render\n")
 	fmt.Fprintf(&b, "  in memory with the linter as its last stage, findings printed as text; median of %d runs. Exit 1 (error\n", c.runs)
 	b.WriteString("  findings) counts as success; the findings are counted once with `--format json` (see Checks).\n")
+	b.WriteString("- **krender check + custom resources**: the same, given also one ServiceMonitor per app (`custom/`, a custom\n")
+	b.WriteString("  resource modelled on the Prometheus operator's) and its CRD (`--crds crds`): `krender check -p fleet.yaml\n")
+	fmt.Fprintf(&b, "  --crds crds apps custom`. Only this run reads them. One ServiceMonitor in %d misspells a field, so that\n", fleetgen.TypoEvery)
+	b.WriteString("  the unknown-field findings prove each was validated (see Checks).\n")
 	b.WriteString("- **floor**: the YAML library alone (yqlib's decoder, the same yaml encoder settings) parsing krender's\n")
 	fmt.Fprintf(&b, "  output and writing it again, on all cores, with krender's GC settings; median of %d runs.\n\n", c.runs)
 	b.WriteString("## Machine\n\n")
@@ -856,16 +898,20 @@ func (m machine) markdown(c config, rows []row) string {
 	b.WriteString("## Results\n\n")
 	b.WriteString("| T | objects | tool | wall | CPU | peak RSS | wall / object | note |\n|---:|---:|---|---:|---:|---:|---:|---|\n")
 	for _, r := range rows {
+		objects := r.objects
 		line := func(name string, u usage) {
 			if u.wall == 0 {
 				return
 			}
-			fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s | %s |\n", r.tenants, r.objects, name, dur(u.wall), dur(u.cpu), mb(u.rssKB), perObject(u.wall, r.objects), u.scaled)
+			fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s | %s | %s |\n", r.tenants, objects, name, dur(u.wall), dur(u.cpu), mb(u.rssKB), perObject(u.wall, objects), u.scaled)
 		}
 		line("shell", r.shell)
 		line("kubectl kustomize", r.kustomize)
 		line("**krender**", r.krender)
 		line("krender check", r.check)
+		objects = r.objects + r.customs
+		line("krender check + custom resources", r.checkCRD)
+		objects = r.objects
 		line("krender, GOMAXPROCS=1", r.serial)
 		line("floor (parse+emit)", r.floor)
 	}
@@ -879,6 +925,7 @@ func (m machine) markdown(c config, rows []row) string {
 			ratio(r.krender.wall, r.floor.wall), ratio(r.krender.cpu, r.floor.cpu),
 			ratio(r.check.wall, r.krender.wall), ratio(r.check.cpu, r.krender.cpu))
 	}
+	b.WriteString(crdMarkdown(m.crd, rows))
 	b.WriteString("\n## Cost per object (krender)\n\n| T | objects | wall / object | CPU / object | peak RSS |\n|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %d | %d | %s | %s | %s |\n", r.tenants, r.objects, perObject(r.krender.wall, r.objects), perObject(r.krender.cpu, r.objects), mb(r.krender.rssKB))

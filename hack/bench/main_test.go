@@ -2,9 +2,12 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/krender/krender/internal/fleetgen"
 )
 
 func TestChildExits(t *testing.T) {
@@ -110,5 +113,68 @@ func TestCommittedReportKeepsItsNotes(t *testing.T) {
 	}
 	if len(titles) == 0 {
 		t.Errorf("no hand-written section kept from BENCHMARKS.md")
+	}
+}
+
+// TestCRDRows: the check with custom resources has its row next to the
+// plain check's, its ratio to it and the cost it adds per custom resource,
+// on stdout and in the report, with the in-process CRD costs.
+func TestCRDRows(t *testing.T) {
+	u := func(ms int) usage {
+		return usage{wall: time.Duration(ms) * time.Millisecond, cpu: time.Duration(2*ms) * time.Millisecond, rssKB: 1024}
+	}
+	r := row{tenants: 10, objects: 600, krender: u(100), check: u(200), checkCRD: u(400), customs: 200, floor: u(120)}
+	text := r.text()
+	for _, want := range []string{
+		"  krender check +CRs     wall    400 ms",
+		"check+CRs/check    wall 2.00 (2.00× slower)  cpu 2.00 (2.00× slower)",
+		"per custom resource wall 1.00 ms  cpu 2.00 ms  (check +CRs less check, one CRD compile included, over 200 ServiceMonitors)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, text)
+		}
+	}
+	m := machine{crd: crdCost{compile: 16 * time.Millisecond, validate: 1300 * time.Microsecond, compileAllocs: 44000, validateAllocs: 5200}}
+	if got := m.crd.text(); !strings.Contains(got, "compile the ServiceMonitor CRD 16.00 ms (44000 allocs); validate one ServiceMonitor 1.30 ms (5200 allocs)") {
+		t.Errorf("crd line: %s", got)
+	}
+	md := m.markdown(config{runs: 5, apps: 20, sample: 10}, []row{r})
+	for _, want := range []string{
+		"| 10 | 800 | krender check + custom resources | 400 ms |",
+		"| 10 | 600 | krender check | 200 ms |",
+		"## Custom resources in krender check",
+		"| 10 | 200 | 200 ms | 400 ms | 2.00 (2.00× slower) | 2.00 (2.00× slower) | 1.00 ms | 2.00 ms |",
+		"ServiceMonitor CRD takes 16.00 ms (44000 allocations)",
+		"ServiceMonitor against it takes 1.30 ms (5200 allocations).",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	// a row without the measurement (an older report's shape) prints no CRD lines
+	if text := (row{tenants: 10, objects: 600, check: u(200)}).text(); strings.Contains(text, "+CRs") {
+		t.Errorf("row without a CRD check:\n%s", text)
+	}
+}
+
+func TestCRDSummary(t *testing.T) {
+	f := fleetgen.Fleet{Apps: 10, Tenants: 3}
+	ts := []string{"tenant-0001", "tenant-0002", "tenant-0003"}
+	apps := []finding{{Rule: "etc-hosts-write", Object: "Deployment/app-01", Tenants: ts}, {Rule: "etc-hosts-write", Object: "Deployment/app-02", Tenants: ts}}
+	typos := []finding{{Rule: "unknown-field", Object: "ServiceMonitor/app-05", Tenants: ts}, {Rule: "unknown-field", Object: "ServiceMonitor/app-10", Tenants: ts}}
+	with := append(slices.Clone(apps), typos...)
+	if got, want := crdSummary(f, 30, with, apps),
+		"krender check --crds: 30 ServiceMonitors rendered, 30 validated against CRD servicemonitors.monitoring.example.com (0 crd-missing); "+
+			"6 unknown-field (2 misspelled × 3 tenants), as planted; 0 crd-schema; the apps' 2 findings as without them"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// one typo found in two tenants only, a CRD missing for one, an app finding more
+	short := append(slices.Clone(apps), typos[0], finding{Rule: "unknown-field", Object: "ServiceMonitor/app-10", Tenants: ts[:2]},
+		finding{Rule: "crd-missing", Object: "ServiceMonitor/app-01", Tenants: ts[:1]}, finding{Rule: "unknown-field", Object: "Deployment/app-01"})
+	got := crdSummary(f, 29, short, apps)
+	for _, want := range []string{"29 ServiceMonitors rendered (want 30)", "28 validated", "(1 crd-missing)", "5 unknown-field, want the 6 planted — DIFFERS", "the apps' findings DIFFER"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
 	}
 }

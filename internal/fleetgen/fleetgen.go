@@ -2,6 +2,10 @@
 // a Service and a ConfigMap each) rendered for many tenants, with the EFS
 // wrapper fragment injected and ConfigMaps hashed. krender's benchmarks and
 // its parallel-rendering tests use it so that both see a realistic fleet.
+//
+// Beside the apps, the fleet holds a CustomResourceDefinition (CRDsDir) and
+// one custom resource of it per app (CustomDir), which only a check given
+// both reads: the apps, and so every render, stay as they are.
 package fleetgen
 
 import (
@@ -24,6 +28,24 @@ const (
 	ProfileNoHash = "fleet-nohash.yaml" // the same with hashing off
 	AppsDir       = "apps"
 	Fragment      = "common/efs-zone-command.yaml"
+	// CRDsDir holds CRD, for `krender check --crds`.
+	CRDsDir = "crds"
+	CRD     = CRDsDir + "/servicemonitors.monitoring.example.com.yaml"
+	// CustomDir holds each app's ServiceMonitor, a custom resource of CRD.
+	CustomDir = "custom"
+)
+
+// CustomKind is the kind CRD defines, and CRDName the CRD's name.
+const (
+	CustomKind = "ServiceMonitor"
+	CRDName    = "servicemonitors.monitoring.example.com"
+)
+
+// TypoEvery: every TypoEvery-th app's ServiceMonitor misspells one field
+// (TypoField), which a check against the CRD reports as an unknown field.
+const (
+	TypoEvery = 5
+	TypoField = "spec.endpoints[0].scrapeTimout"
 )
 
 // Kinds is each app's files, in the order krender reads them.
@@ -40,6 +62,16 @@ func (f Fleet) SubPath(i int) bool { return i == 0 }
 
 // Objects is how many objects a full render produces.
 func (f Fleet) Objects() int { return f.Apps * len(Kinds) * max(f.Tenants, 1) }
+
+// Typo reports whether app i's ServiceMonitor misspells TypoField.
+func (f Fleet) Typo(i int) bool { return i%TypoEvery == TypoEvery-1 }
+
+// Typos is how many apps' ServiceMonitors misspell TypoField.
+func (f Fleet) Typos() int { return f.Apps / TypoEvery }
+
+// CustomObjects is how many custom resources a full render of CustomDir
+// produces: one per app per tenant.
+func (f Fleet) CustomObjects() int { return f.Apps * max(f.Tenants, 1) }
 
 // Vars are the profile's variables for tenant k, in a fixed order.
 func (f Fleet) Vars(k int) [][2]string {
@@ -80,8 +112,31 @@ func (f Fleet) Files() map[string][]byte {
 		files[filepath.Join(AppsDir, app, "configmap.yaml")] = []byte(expand(configMap, app, f.SubPath(i)))
 		files[filepath.Join(AppsDir, app, "deployment.yaml")] = []byte(expand(deployment, app, f.SubPath(i)))
 		files[filepath.Join(AppsDir, app, "service.yaml")] = []byte(expand(service, app, f.SubPath(i)))
+		files[filepath.Join(CustomDir, app, "servicemonitor.yaml")] = []byte(f.customResource(i))
 	}
+	files[CRD] = []byte(crdText)
 	return files
+}
+
+// CRDText is the CustomResourceDefinition in CRD.
+func CRDText() []byte { return []byte(crdText) }
+
+// CustomResource is app i's ServiceMonitor as rendered for tenant k: the
+// template with the tenant's variables filled in.
+func (f Fleet) CustomResource(i, k int) []byte {
+	var pairs []string
+	for _, v := range f.Vars(k) {
+		pairs = append(pairs, "${"+v[0]+"}", v[1])
+	}
+	return []byte(strings.NewReplacer(pairs...).Replace(f.customResource(i)))
+}
+
+func (f Fleet) customResource(i int) string {
+	tpl := serviceMonitor
+	if f.Typo(i) {
+		tpl = strings.Replace(tpl, "scrapeTimeout:", "scrapeTimout:", 1)
+	}
+	return expand(tpl, f.App(i), false)
 }
 
 // Write puts the fleet under dir.
@@ -262,4 +317,315 @@ args:
     if [ "$octet" -lt __ZONE_BOUNDARY__ ]; then efs_ip=__EFS_IP_2A__; else efs_ip=__EFS_IP_2C__; fi
     echo "$efs_ip __EFS_HOSTNAME__" >> /etc/hosts
     exec /app/start.sh "$@"
+`
+
+// serviceMonitor is each app's scrape configuration, a custom resource of
+// crdText; the Prometheus operator's ServiceMonitor is its model.
+const serviceMonitor = `# How Prometheus scrapes APP; checked against crds/, never rendered with the apps.
+apiVersion: monitoring.example.com/v1
+kind: ServiceMonitor
+metadata:
+  name: APP
+  namespace: ${TENANT_NAMESPACE}
+  labels:
+    app: APP
+    tenant: ${TENANT_ID}
+    release: fleet-prometheus
+spec:
+  jobLabel: app
+  targetLabels:
+    - app
+    - tenant
+  selector:
+    matchLabels:
+      app: APP
+    matchExpressions:
+      - key: tenant
+        operator: In
+        values:
+          - ${TENANT_ID}
+  namespaceSelector:
+    matchNames:
+      - ${TENANT_NAMESPACE}
+  sampleLimit: 20000
+  endpoints:
+    - port: http
+      path: /metrics
+      scheme: http
+      interval: 30s
+      scrapeTimeout: 10s
+      honorLabels: true
+      relabelings:
+        - sourceLabels: [__meta_kubernetes_pod_node_name]
+          targetLabel: node
+        - action: labelmap
+          regex: __meta_kubernetes_pod_label_(.+)
+        - sourceLabels: [__address__]
+          action: hashmod
+          modulus: 4
+          targetLabel: __tmp_shard
+      metricRelabelings:
+        - sourceLabels: [__name__]
+          regex: go_gc_.*|process_start_time_seconds
+          action: drop
+    - targetPort: 9404
+      path: /actuator/prometheus
+      scheme: https
+      interval: 1m
+      tlsConfig:
+        serverName: APP.${TENANT_NAMESPACE}.svc
+        insecureSkipVerify: false
+        ca:
+          configMap:
+            name: fleet-ca
+            key: ca.crt
+      authorization:
+        type: Bearer
+        credentials:
+          name: APP-metrics-token
+          key: token
+`
+
+// crdText defines ServiceMonitor: nested objects, arrays, enums, patterns,
+// int-or-string, defaults, list and map types, a status subresource and CEL
+// rules, in the shape of the Prometheus operator's CRD of that name.
+var crdText = strings.ReplaceAll(crdTemplate, "RELABEL_CONFIGS\n", relabelConfigs)
+
+const crdTemplate = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: servicemonitors.monitoring.example.com
+spec:
+  group: monitoring.example.com
+  scope: Namespaced
+  names:
+    kind: ServiceMonitor
+    listKind: ServiceMonitorList
+    plural: servicemonitors
+    singular: servicemonitor
+    shortNames: [smon]
+    categories: [fleet]
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      subresources:
+        status: {}
+      schema:
+        openAPIV3Schema:
+          description: How Prometheus discovers and scrapes the endpoints of a set of Services.
+          type: object
+          required: [spec]
+          properties:
+            apiVersion: {type: string}
+            kind: {type: string}
+            metadata: {type: object}
+            spec:
+              description: The Services to scrape and how.
+              type: object
+              required: [endpoints, selector]
+              x-kubernetes-validations:
+                - rule: "!has(self.targetLabels) || !has(self.podTargetLabels) || self.targetLabels.all(l, !(l in self.podTargetLabels))"
+                  message: a label is copied from the Service or from the pod, not from both
+              properties:
+                jobLabel:
+                  description: The Service label whose value names the job.
+                  type: string
+                  maxLength: 63
+                targetLabels:
+                  description: Service labels copied onto every scraped target.
+                  type: array
+                  maxItems: 16
+                  items: {type: string, maxLength: 63}
+                  x-kubernetes-list-type: set
+                podTargetLabels:
+                  type: array
+                  maxItems: 16
+                  items: {type: string, maxLength: 63}
+                  x-kubernetes-list-type: set
+                sampleLimit:
+                  description: Samples one scrape may return before it is failed.
+                  type: integer
+                  format: int64
+                  minimum: 0
+                scrapeClass: {type: string, minLength: 1}
+                selector:
+                  description: The Services to scrape, by label.
+                  type: object
+                  x-kubernetes-map-type: atomic
+                  properties:
+                    matchLabels:
+                      type: object
+                      additionalProperties: {type: string}
+                    matchExpressions:
+                      type: array
+                      items:
+                        type: object
+                        required: [key, operator]
+                        properties:
+                          key: {type: string}
+                          operator:
+                            type: string
+                            enum: [In, NotIn, Exists, DoesNotExist]
+                          values:
+                            type: array
+                            items: {type: string}
+                            x-kubernetes-list-type: atomic
+                      x-kubernetes-list-type: atomic
+                namespaceSelector:
+                  description: The namespaces to look for the Services in; the ServiceMonitor's own when empty.
+                  type: object
+                  properties:
+                    any: {type: boolean}
+                    matchNames:
+                      type: array
+                      items: {type: string}
+                endpoints:
+                  description: The ports of the selected Services to scrape.
+                  type: array
+                  minItems: 1
+                  maxItems: 32
+                  items:
+                    type: object
+                    x-kubernetes-validations:
+                      - rule: "has(self.port) != has(self.targetPort)"
+                        message: name the endpoint by exactly one of port and targetPort
+                      - rule: "!has(self.basicAuth) || !has(self.authorization)"
+                        message: basicAuth and authorization cannot both be set
+                    properties:
+                      port:
+                        description: The Service port's name.
+                        type: string
+                        maxLength: 15
+                      targetPort:
+                        description: The pod's port, by name or number.
+                        anyOf:
+                          - type: integer
+                          - type: string
+                        x-kubernetes-int-or-string: true
+                      path:
+                        type: string
+                        default: /metrics
+                        pattern: ^/
+                      scheme:
+                        type: string
+                        enum: [http, https, HTTP, HTTPS]
+                      params:
+                        type: object
+                        additionalProperties:
+                          type: array
+                          items: {type: string}
+                      interval:
+                        description: How often to scrape; Prometheus's global interval when empty.
+                        type: string
+                        pattern: ^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$
+                      scrapeTimeout:
+                        type: string
+                        pattern: ^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$
+                      honorLabels: {type: boolean, default: false}
+                      honorTimestamps: {type: boolean}
+                      followRedirects: {type: boolean}
+                      enableHttp2: {type: boolean}
+                      tlsConfig:
+                        type: object
+                        properties:
+                          serverName: {type: string}
+                          insecureSkipVerify: {type: boolean}
+                          ca:
+                            type: object
+                            properties:
+                              configMap:
+                                type: object
+                                required: [key]
+                                properties:
+                                  name: {type: string, default: ""}
+                                  key: {type: string}
+                                  optional: {type: boolean}
+                                x-kubernetes-map-type: atomic
+                              secret:
+                                type: object
+                                required: [key]
+                                properties:
+                                  name: {type: string, default: ""}
+                                  key: {type: string}
+                                  optional: {type: boolean}
+                                x-kubernetes-map-type: atomic
+                      authorization:
+                        type: object
+                        properties:
+                          type:
+                            description: The scheme of the Authorization header; Bearer when empty.
+                            type: string
+                          credentials:
+                            type: object
+                            required: [key]
+                            properties:
+                              name: {type: string, default: ""}
+                              key: {type: string}
+                              optional: {type: boolean}
+                            x-kubernetes-map-type: atomic
+                      basicAuth:
+                        type: object
+                        properties:
+                          username:
+                            type: object
+                            required: [key]
+                            properties:
+                              name: {type: string, default: ""}
+                              key: {type: string}
+                            x-kubernetes-map-type: atomic
+                          password:
+                            type: object
+                            required: [key]
+                            properties:
+                              name: {type: string, default: ""}
+                              key: {type: string}
+                            x-kubernetes-map-type: atomic
+                      relabelings:
+RELABEL_CONFIGS
+                      metricRelabelings:
+RELABEL_CONFIGS
+            status:
+              type: object
+              properties:
+                conditions:
+                  type: array
+                  items:
+                    type: object
+                    required: [type, status]
+                    properties:
+                      type: {type: string}
+                      status: {type: string, enum: ["True", "False", Unknown]}
+                      reason: {type: string}
+                      message: {type: string}
+                      lastTransitionTime: {type: string, format: date-time}
+                  x-kubernetes-list-type: map
+                  x-kubernetes-list-map-keys: [type]
+`
+
+// relabelConfigs is the schema of relabelings and metricRelabelings, as
+// crdTemplate indents it.
+const relabelConfigs = `                        description: Relabeling rules, applied in order.
+                        type: array
+                        maxItems: 64
+                        items:
+                          type: object
+                          x-kubernetes-validations:
+                            - rule: "self.action != 'hashmod' && self.action != 'HashMod' || has(self.modulus)"
+                              message: a hashmod action needs modulus
+                          properties:
+                            sourceLabels:
+                              type: array
+                              items:
+                                type: string
+                                pattern: ^[a-zA-Z_][a-zA-Z0-9_]*$
+                            separator: {type: string}
+                            targetLabel: {type: string}
+                            regex: {type: string}
+                            modulus: {type: integer, format: int64, minimum: 1}
+                            replacement: {type: string}
+                            action:
+                              type: string
+                              default: replace
+                              enum: [replace, Replace, keep, Keep, drop, Drop, hashmod, HashMod, labelmap, LabelMap, labeldrop, LabelDrop, labelkeep, LabelKeep, lowercase, Lowercase, uppercase, Uppercase]
 `
