@@ -239,6 +239,13 @@ func parityProblems(o renderedObject, v serverVerdict, fs []crdFinding, knownKin
 	if len(schema) > 0 && v.Accepted {
 		problems = append(problems, "krender reports crd-schema, but the server accepts the object")
 	}
+	// template-field: what the CRD leaves open, the server keeps; krender's
+	// message says so, so the server must accept the object.
+	for _, f := range fs {
+		if f.Rule == "template-field" && !v.Accepted {
+			problems = append(problems, "krender reports template-field (kept by the API server), but the server refuses the object")
+		}
+	}
 	// And a deprecated version: krender warns exactly when the server does.
 	warned := false
 	for _, f := range fs {

@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/schema"
+	"github.com/krender/krender/workload"
 )
 
 // checked is what the CRD rules know of one object: the definition it was
@@ -121,6 +125,40 @@ func crdMissing(c *ctx) {
 			c.report(o, manifest.Lookup(o.Node, "kind"), sev,
 				fmt.Sprintf("no CustomResourceDefinition for %s %s in the render or the CRD files: %s", o.APIVersion(), o.Kind(), what),
 				"give its CRD with --crds FILE|DIR or the profile's check.crds")
+		}
+	}
+}
+
+// templateField: a custom workload's CRD often leaves the pod template open
+// (Argo Rollouts keeps spec.template with x-kubernetes-preserve-unknown-fields),
+// so the API server takes a misspelled pod field, and the controller, which
+// reads the template as a PodTemplateSpec, silently drops it. Fields the
+// CRD's own schema already flags are not reported twice.
+func templateField(c *ctx) {
+	custom := c.customResources()
+	for _, o := range c.set.Objects {
+		path := workload.TemplatePath(o.Kind(), o.Group())
+		if len(path) == 0 || !crd.IsCustom(o) {
+			continue
+		}
+		problems, err := schema.CheckPodTemplate(o, path)
+		if err != nil {
+			c.failed(o, err)
+			continue
+		}
+		flagged := map[*yaml.Node]bool{}
+		for _, p := range custom[o].problems {
+			flagged[p.Node] = true
+		}
+		for _, p := range problems {
+			if flagged[p.Node] {
+				continue
+			}
+			effect := "the API server keeps it, and the controller drops it when it builds pods"
+			if !strings.HasPrefix(p.Msg, "unknown field") {
+				effect = "the API server keeps it, and the controller cannot read the object"
+			}
+			c.report(o, p.Node, filepos.Err, p.Msg+": "+effect, "fix the field name or type (kubectl explain pod.spec shows the schema)")
 		}
 	}
 }

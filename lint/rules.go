@@ -22,6 +22,8 @@ var rules = []Rule{
 		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed) or prunes: built-in kinds, and custom resources whose CRD is known"},
 	{ID: "crd-schema", Severity: filepos.Err, check: crdSchema,
 		Summary: "a custom resource value its CRD rejects (schema, x-kubernetes-validations CEL rule, unserved version), or a CRD the API server rejects"},
+	{ID: "template-field", Severity: filepos.Err, check: templateField,
+		Summary: "a misspelled or wrongly typed field in the pod template of a custom workload (Argo Rollout), which its CRD leaves open and its controller drops"},
 	{ID: "crd-missing", Severity: filepos.Err, check: crdMissing,
 		Summary: "a custom resource with no CRD in the render or the CRD files (info; an error under check.requireCRDs)"},
 	{ID: "api-removed", Severity: filepos.Err, check: apiRemoved,

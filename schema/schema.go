@@ -81,33 +81,54 @@ func Check(o *manifest.Object) ([]Problem, error) {
 	if err := o.CheckNodes(); err != nil {
 		return nil, err // sigs.k8s.io/yaml expands aliases
 	}
-	js, p := JSON(o)
+	return decodeStrict(o.Node, obj, "", o.APIVersion()+" "+o.Kind()), nil
+}
+
+// CheckPodTemplate decodes the pod template at path in o strictly into a
+// PodTemplateSpec: what a controller does with the template of a custom
+// workload (an Argo Rollout) whose CRD leaves it unchecked, dropping
+// what it does not know.
+func CheckPodTemplate(o *manifest.Object, path []string) ([]Problem, error) {
+	n := manifest.Lookup(o.Node, path...)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	if err := o.CheckNodes(); err != nil {
+		return nil, err
+	}
+	return decodeStrict(n, &corev1.PodTemplateSpec{}, strings.Join(path, ".")+".", "the PodTemplateSpec of "+o.APIVersion()+" "+o.Kind()), nil
+}
+
+// decodeStrict decodes root into obj as the API server's strict decoding
+// does. Field paths in messages start with prefix; what names the type.
+func decodeStrict(root *yaml.Node, obj any, prefix, what string) []Problem {
+	js, p := JSON(&manifest.Object{Node: root})
 	if p != nil {
-		return []Problem{*p}, nil
+		return []Problem{*p}
 	}
 	strict, err := kjson.UnmarshalStrict(js, obj)
 	var out []Problem
 	if err != nil {
-		node := o.Node
+		node := root
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			node = typed(o.Node, strings.Split(te.Field, "."), te.Value)
+			node = typed(root, strings.Split(te.Field, "."), te.Value)
 			if node == nil {
-				node = At(o.Node, te.Field)
+				node = At(root, te.Field)
 			}
-			err = fmt.Errorf("%s must be %s, not %s", te.Field, te.Type, te.Value)
+			err = fmt.Errorf("%s%s must be %s, not %s", prefix, te.Field, te.Type, te.Value)
 		}
-		out = append(out, Problem{node, fmt.Sprintf("%s %s: %s", o.APIVersion(), o.Kind(), strings.TrimPrefix(err.Error(), "json: "))})
+		out = append(out, Problem{node, fmt.Sprintf("%s: %s", what, strings.TrimPrefix(err.Error(), "json: "))})
 	}
 	for _, s := range strict {
 		m := unknownField.FindStringSubmatch(s.Error())
 		if m == nil {
-			out = append(out, Problem{o.Node, s.Error()})
+			out = append(out, Problem{root, s.Error()})
 			continue
 		}
-		out = append(out, Problem{At(o.Node, m[1]), fmt.Sprintf("unknown field %q: %s %s has no such field", m[1], o.APIVersion(), o.Kind())})
+		out = append(out, Problem{At(root, m[1]), fmt.Sprintf("unknown field %q: %s has no such field", prefix+m[1], what)})
 	}
-	return out, nil
+	return out
 }
 
 // JSON is o as kubectl sends it to the API server: YAML read the way
