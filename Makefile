@@ -38,7 +38,8 @@ FUZZ := \
 	./yqexpr:FuzzPlan \
 	./hash:FuzzStringDataSum \
 	./inject:FuzzFill \
-	./manifest:FuzzTextBounds
+	./manifest:FuzzTextBounds \
+	./crd:FuzzValidate
 FUZZTIME_SHORT ?= 15s
 FUZZTIME ?= 10m
 FUZZMINIMIZE ?= 30s

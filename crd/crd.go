@@ -29,6 +29,7 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 	kschema "github.com/krender/krender/schema"
@@ -131,7 +132,10 @@ func (c *Catalog) Compile(o *manifest.Object) (*Definition, error) {
 	if ok {
 		return d.at(o), nil
 	}
-	d = compile(o, js)
+	d, err := safeCompile(o, js)
+	if err != nil {
+		return nil, err
+	}
 	c.mu.Lock()
 	c.compiled[key] = d
 	c.mu.Unlock()
@@ -164,6 +168,18 @@ func (c *Catalog) Lookup(render []*Definition, o *manifest.Object) *Definition {
 	return c.files[gk]
 }
 
+// safeCompile is compile, with a panic of the API server's code turned
+// into an error.
+func safeCompile(o *manifest.Object, js []byte) (d *Definition, err error) {
+	defer func() {
+		if err != nil {
+			err = filepos.Errorf(o.Pos(o.Node), "%v", err)
+		}
+	}()
+	defer recovered(&err, fmt.Sprintf("%s %s", Kind, o.Name()))
+	return compile(o, js), nil
+}
+
 func compile(o *manifest.Object, js []byte) *Definition {
 	d := &Definition{Object: o, versions: map[string]*version{}}
 	bad := func(path, format string, args ...any) *Definition {
@@ -194,7 +210,7 @@ func compile(o *manifest.Object, js []byte) *Definition {
 		return bad("", "%s %s cannot be converted: %v", o.APIVersion(), Kind, err)
 	}
 	if errs := crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {
-		for _, e := range errs {
+		for _, e := range sortErrors(errs) {
 			bad(writtenPath(e.Field), "CustomResourceDefinition %s: %s", v1.Name, e.Error())
 		}
 		return d

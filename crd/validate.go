@@ -1,8 +1,11 @@
 package crd
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -55,10 +58,11 @@ func (p Problem) Path() string { return p.path }
 // coercing metadata), defaulting, then schema, embedded-object, list-type
 // and CEL validation. namespace is where o goes when it names none. o is
 // not changed: defaults are applied to a copy, never to the output.
-func (d *Definition) Validate(o *manifest.Object, namespace string) ([]Problem, error) {
+func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem, err error) {
 	if err := o.CheckNodes(); err != nil {
 		return nil, err
 	}
+	defer recovered(&err, fmt.Sprintf("%s %s %q", o.APIVersion(), o.Kind(), o.Name()))
 	var out []Problem
 	add := func(kind ProblemKind, path, msg string) {
 		n := kschema.At(o.Node, path)
@@ -96,7 +100,12 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) ([]Problem, 
 	}
 	unknown, err := decode(u, ver)
 	if err != nil {
-		add(Invalid, "metadata", fmt.Sprintf("%s: %v", what, err))
+		at := "metadata" // an object's own metadata that does not decode
+		var fe *field.Error
+		if errors.As(err, &fe) && fe.Field != "" {
+			at = fe.Field // an embedded resource's apiVersion, kind or metadata
+		}
+		add(Invalid, at, fmt.Sprintf("%s: %v", what, err))
 		return out, nil
 	}
 	slices.Sort(unknown) // pruning walks maps
@@ -105,10 +114,41 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) ([]Problem, 
 	}
 	structuraldefaulting.Default(u, ver.structural)
 	prepareForCreate(u, ver, d.Namespaced, namespace)
-	for _, e := range validate(u, ver, d.Namespaced) {
+	for _, e := range sortErrors(validate(u, ver, d.Namespaced)) {
 		add(Invalid, e.Field, fmt.Sprintf("%s: %s", what, e.Error()))
 	}
 	return out, nil
+}
+
+// sortErrors orders errors by field path, then text: the schema validator
+// walks Go maps, so the API server's own order differs from run to run.
+func sortErrors(errs field.ErrorList) field.ErrorList {
+	type keyed struct {
+		field, text string
+		err         *field.Error
+	}
+	ks := make([]keyed, len(errs))
+	for i, e := range errs {
+		ks[i] = keyed{e.Field, e.Error(), e}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		return cmp.Or(strings.Compare(a.field, b.field), strings.Compare(a.text, b.text))
+	})
+	out := make(field.ErrorList, len(ks))
+	for i, k := range ks {
+		out[i] = k.err
+	}
+	return out
+}
+
+// recovered turns a panic in the API server's code, which krender runs on
+// input that no request would bring this far, into an error: one object
+// goes unchecked and is reported (as a krender bug), instead of the whole
+// run dying with a stack trace.
+func recovered(err *error, what string) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%s: the API server's validation code panicked: %v", what, r)
+	}
 }
 
 // decode is what the API server's decoder for the resource does
@@ -126,6 +166,9 @@ func decode(u map[string]any, ver *version) ([]string, error) {
 	}
 	ferr, paths := schemaobjectmeta.CoerceWithOptions(nil, u, ver.structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true})
 	if ferr != nil {
+		if first := firstCoerceError(nil, u, ver.structural); first != nil {
+			return nil, first
+		}
 		return nil, ferr
 	}
 	unknown = append(unknown, paths...)
@@ -136,6 +179,53 @@ func decode(u map[string]any, ver *version) ([]string, error) {
 		}
 	}
 	return unknown, nil
+}
+
+// firstCoerceError is the error the decoder's coercion stops at, found in
+// sorted key order. The coercion walks Go maps and stops at the first
+// embedded resource whose apiVersion, kind or metadata does not decode, so
+// of two such errors the API server names either, from run to run; krender
+// names the first in key order. nil: none found (the caller then keeps the
+// coercion's own error).
+func firstCoerceError(pth *field.Path, x any, s *structuralschema.Structural) *field.Error {
+	if s == nil {
+		return nil
+	}
+	switch x := x.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			v := x[k]
+			if s.XEmbeddedResource {
+				switch k {
+				case "apiVersion", "kind":
+					if _, ok := v.(string); !ok {
+						return field.Invalid(pth.Child(k), v, "must be a string")
+					}
+				case "metadata":
+					_, _, _, err := schemaobjectmeta.GetObjectMetaWithOptions(x, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true, ParentPath: pth})
+					if err != nil {
+						return field.Invalid(pth.Child("metadata"), v, err.Error())
+					}
+				}
+			}
+			if prop, ok := s.Properties[k]; ok {
+				if err := firstCoerceError(pth.Child(k), v, &prop); err != nil {
+					return err
+				}
+			} else if s.AdditionalProperties != nil {
+				if err := firstCoerceError(pth.Key(k), v, s.AdditionalProperties.Structural); err != nil {
+					return err
+				}
+			}
+		}
+	case []any:
+		for i, v := range x {
+			if err := firstCoerceError(pth.Index(i), v, s.Items); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // prepareForCreate does what the request path does before validation: a

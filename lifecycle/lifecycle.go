@@ -100,11 +100,15 @@ func (s Status) NotYetIn(v Version) bool {
 // PodSecurityPolicy -> policy/v1beta1 -> none); where none is named or the
 // named one is not served in v, it takes the most stable version of the same
 // group and kind that v serves (node.k8s.io/v1beta1 RuntimeClass names
-// none; node.k8s.io/v1 is it). ok is false when v serves no successor;
-// advice then says what to do, where the data knows.
+// none; node.k8s.io/v1 is it). A version a cluster serves by default comes
+// before one it must be told to serve (OnByDefault); the latter is returned
+// only when v has nothing better (resource.k8s.io/v1beta2 DeviceClass in
+// 1.33). ok is false when v serves no successor; advice then says what to
+// do, where the data knows.
 func (s Status) ReplacementAt(v Version) (r API, advice string, ok bool) {
 	cur := s
-	for range 10 { // chains are two or three long; this only guards a cycle
+	var offByDefault API // served in v, but only where the cluster enables it
+	for range 10 {       // chains are two or three long; this only guards a cycle
 		if cur.Replacement == (API{}) {
 			break
 		}
@@ -113,7 +117,11 @@ func (s Status) ReplacementAt(v Version) (r API, advice string, ok bool) {
 			return cur.Replacement, "", true
 		}
 		if next.servedIn(v) {
-			return next.API, "", true
+			if next.OnByDefault() {
+				return next.API, "", true
+			}
+			offByDefault = next.API
+			break
 		}
 		if !next.RemovedBy(v) {
 			break // introduced later than v
@@ -122,30 +130,102 @@ func (s Status) ReplacementAt(v Version) (r API, advice string, ok bool) {
 	}
 	for _, from := range []Status{s, cur} {
 		if r, ok := sameKindServedIn(from.API, v); ok {
-			return r, "", true
+			if st, _ := Lookup(r.APIVersion, r.Kind); st.OnByDefault() {
+				return r, "", true
+			}
+			if offByDefault == (API{}) {
+				offByDefault = r
+			}
 		}
+	}
+	if offByDefault != (API{}) {
+		return offByDefault, "", true
 	}
 	return API{}, cur.Advice, false
 }
 
 func (s Status) servedIn(v Version) bool { return !s.NotYetIn(v) && !s.RemovedBy(v) }
 
+// betaOffByDefaultSince is the release from which a new beta API version is
+// no longer served unless the cluster enables it (KEP-3136).
+var betaOffByDefaultSince = Version{1, 24}
+
+// legacyBetaOnByDefault lists the beta APIs introduced from 1.24 on that
+// kube-apiserver served by default all the same: the flow-control betas
+// (legacyBetaEnabledByDefaultResources in k8s.io/kubernetes
+// pkg/controlplane/instance.go, 1.26 to 1.31).
+var legacyBetaOnByDefault = map[API]bool{
+	{"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"}:                 true,
+	{"flowcontrol.apiserver.k8s.io/v1beta3", "PriorityLevelConfiguration"}: true,
+}
+
+var prerelease = regexp.MustCompile(`^v[0-9]+(alpha|beta)[0-9]+$`)
+
+// OnByDefault reports whether a cluster with kube-apiserver's default
+// settings serves the API in the releases that have it. Alpha versions it
+// never serves by default; beta versions introduced in 1.24 or later it
+// serves only when enabled with --runtime-config (KEP-3136, "beta APIs off
+// by default"), apart from legacyBetaOnByDefault; GA versions and the
+// betas that came before 1.24 it serves. A manifest with an API that is
+// off by default is refused with "no matches for kind" by a cluster that
+// was not told to serve it.
+func (s Status) OnByDefault() bool {
+	gv, err := schema.ParseGroupVersion(s.APIVersion)
+	if err != nil {
+		return true
+	}
+	m := prerelease.FindStringSubmatch(gv.Version)
+	switch {
+	case m == nil:
+		return true
+	case m[1] == "alpha":
+		return false
+	}
+	return s.Introduced.IsZero() || s.Introduced.Compare(betaOffByDefaultSince) < 0 || legacyBetaOnByDefault[s.API]
+}
+
+// ServedByDefaultIn reports whether a cluster of release v with default
+// settings serves the API.
+func (s Status) ServedByDefaultIn(v Version) bool { return s.servedIn(v) && s.OnByDefault() }
+
+// FirstServedByDefault is the first release after v that serves some
+// version of s's group and kind by default, and that version; ok is false
+// when no release the data knows does.
+func (s Status) FirstServedByDefault(v Version) (r API, at Version, ok bool) {
+	gv, err := schema.ParseGroupVersion(s.APIVersion)
+	if err != nil {
+		return API{}, Version{}, false
+	}
+	for api, st := range table() {
+		g, err := schema.ParseGroupVersion(api.APIVersion)
+		if err != nil || api.Kind != s.Kind || g.Group != gv.Group || !st.OnByDefault() || st.Introduced.Compare(v) <= 0 {
+			continue
+		}
+		if !ok || st.Introduced.Compare(at) < 0 || (st.Introduced == at && api.APIVersion < r.APIVersion) {
+			r, at, ok = api, st.Introduced, true
+		}
+	}
+	return r, at, ok
+}
+
 // sameKindServedIn finds the most stable other version of a's group that
-// serves a's kind in release v: GA before beta before alpha.
+// serves a's kind in release v: on by default before off, then GA before
+// beta before alpha.
 func sameKindServedIn(a API, v Version) (API, bool) {
 	gv, err := schema.ParseGroupVersion(a.APIVersion)
 	if err != nil {
 		return API{}, false
 	}
 	var best API
-	bestVersion := ""
+	bestVersion, bestOn := "", false
 	for api, st := range table() {
 		g, err := schema.ParseGroupVersion(api.APIVersion)
 		if err != nil || api.Kind != a.Kind || g.Group != gv.Group || api == a || !st.servedIn(v) {
 			continue
 		}
-		if bestVersion == "" || version.CompareKubeAwareVersionStrings(g.Version, bestVersion) > 0 {
-			best, bestVersion = api, g.Version
+		on := st.OnByDefault()
+		if bestVersion == "" || (on && !bestOn) || (on == bestOn && version.CompareKubeAwareVersionStrings(g.Version, bestVersion) > 0) {
+			best, bestVersion, bestOn = api, g.Version, on
 		}
 	}
 	return best, best != (API{})

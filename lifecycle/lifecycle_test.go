@@ -103,6 +103,9 @@ func TestReplacementAt(t *testing.T) {
 		{API{"node.k8s.io/v1beta1", "RuntimeClass"}, v(1, 33), API{"node.k8s.io/v1", "RuntimeClass"}, ""},
 		{API{"events.k8s.io/v1beta1", "Event"}, v(1, 33), API{"events.k8s.io/v1", "Event"}, ""},
 		{API{"resource.k8s.io/v1", "DeviceClass"}, v(1, 33), API{"resource.k8s.io/v1beta2", "DeviceClass"}, ""},
+		// a GA version served by default comes before a beta one that is not
+		{API{"networking.k8s.io/v1beta1", "ServiceCIDR"}, v(1, 33), API{"networking.k8s.io/v1", "ServiceCIDR"}, ""},
+		{API{"admissionregistration.k8s.io/v1beta1", "ValidatingAdmissionPolicy"}, v(1, 33), API{"admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy"}, ""},
 		// named, but not served yet in 1.33
 		{API{"storage.k8s.io/v1alpha1", "VolumeAttributesClass"}, v(1, 33), API{"storage.k8s.io/v1beta1", "VolumeAttributesClass"}, ""},
 		{API{"extensions/v1beta1", "DeploymentRollback"}, v(1, 33), API{}, ""},
@@ -114,6 +117,64 @@ func TestReplacementAt(t *testing.T) {
 		got, advice, ok := s.ReplacementAt(c.at)
 		if got != c.want || ok != (c.want != API{}) || !strings.Contains(advice, c.advice) || (c.advice == "") != (advice == "") {
 			t.Errorf("%s at %s: %q %q %v, want %q with advice containing %q", c.api, c.at, got, advice, ok, c.want, c.advice)
+		}
+	}
+}
+
+// TestOnByDefault: what kube-apiserver serves without --runtime-config.
+// e2e/lifecycle_test.go holds the whole table to a 1.33 server's discovery.
+func TestOnByDefault(t *testing.T) {
+	for api, want := range map[API]bool{
+		{"apps/v1", "Deployment"}:                                              true,
+		{"v1", "Endpoints"}:                                                    true,
+		{"policy/v1beta1", "PodDisruptionBudget"}:                              true,  // beta before 1.24
+		{"extensions/v1beta1", "PodSecurityPolicy"}:                            true,  // hand-written, no introduction
+		{"flowcontrol.apiserver.k8s.io/v1beta2", "FlowSchema"}:                 true,  // 1.23
+		{"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"}:                 true,  // 1.26, the legacy exception
+		{"flowcontrol.apiserver.k8s.io/v1beta3", "PriorityLevelConfiguration"}: true,  // 1.26, the legacy exception
+		{"admissionregistration.k8s.io/v1beta1", "ValidatingAdmissionPolicy"}:  false, // 1.28
+		{"resource.k8s.io/v1beta2", "DeviceClass"}:                             false,
+		{"networking.k8s.io/v1beta1", "ServiceCIDR"}:                           false,
+		{"coordination.k8s.io/v1alpha2", "LeaseCandidate"}:                     false,
+		{"storage.k8s.io/v1alpha1", "VolumeAttributesClass"}:                   false,
+		{"admissionregistration.k8s.io/v1alpha1", "MutatingAdmissionPolicy"}:   false,
+		{"resource.k8s.io/v1", "DeviceClass"}:                                  true,
+	} {
+		s, ok := Lookup(api.APIVersion, api.Kind)
+		if !ok {
+			t.Errorf("%s: not known", api)
+			continue
+		}
+		if got := s.OnByDefault(); got != want {
+			t.Errorf("%s (introduced %s): OnByDefault %v, want %v", api, s.Introduced, got, want)
+		}
+	}
+	vap, _ := Lookup("admissionregistration.k8s.io/v1beta1", "ValidatingAdmissionPolicy")
+	if vap.ServedByDefaultIn(v(1, 33)) {
+		t.Error("admissionregistration.k8s.io/v1beta1 served by default in 1.33")
+	}
+	pdb, _ := Lookup("policy/v1beta1", "PodDisruptionBudget")
+	if !pdb.ServedByDefaultIn(v(1, 24)) || pdb.ServedByDefaultIn(v(1, 25)) {
+		t.Error("policy/v1beta1 PodDisruptionBudget: served by default in 1.24 and not in 1.25")
+	}
+}
+
+func TestFirstServedByDefault(t *testing.T) {
+	for _, c := range []struct {
+		api  API
+		at   Version
+		want API
+		in   Version
+	}{
+		{API{"resource.k8s.io/v1beta2", "DeviceClass"}, v(1, 33), API{"resource.k8s.io/v1", "DeviceClass"}, v(1, 34)},
+		{API{"storage.k8s.io/v1beta1", "VolumeAttributesClass"}, v(1, 31), API{"storage.k8s.io/v1", "VolumeAttributesClass"}, v(1, 34)},
+		{API{"resource.k8s.io/v1", "DeviceClass"}, v(1, 34), API{}, Version{}}, // nothing later
+		{API{"coordination.k8s.io/v1alpha2", "LeaseCandidate"}, v(1, 33), API{}, Version{}},
+	} {
+		s, _ := Lookup(c.api.APIVersion, c.api.Kind)
+		r, in, ok := s.FirstServedByDefault(c.at)
+		if r != c.want || in != c.in || ok != (c.want != API{}) {
+			t.Errorf("%s after %s: %q in %s (%v), want %q in %s", c.api, c.at, r, in, ok, c.want, c.in)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/lifecycle"
@@ -36,13 +37,59 @@ func apiRemoved(c *ctx) {
 		case st.NotYetIn(kv):
 			fix := fmt.Sprintf("raise kubeVersion if the cluster runs %s or later", st.Introduced)
 			if r, _, ok := st.ReplacementAt(kv); ok {
-				fix = fmt.Sprintf("use %s, which Kubernetes %s serves, or %s", apiName(r, st.Kind), kv, fix)
+				fix = fmt.Sprintf("use %s, which Kubernetes %s serves%s, or %s", apiName(r, st.Kind), kv, unlessEnabled(r), fix)
 			} else {
 				fix += fmt.Sprintf("; Kubernetes %s serves no version of %s", kv, st.Kind)
 			}
 			c.report(o, at, filepos.Err, fmt.Sprintf("%s is not served before Kubernetes %s (kubeVersion %s)", st.API, st.Introduced, kv), fix)
+		case !st.OnByDefault():
+			c.report(o, at, filepos.Warning, offByDefaultMessage(st, kv), offByDefaultFix(st, kv))
 		}
 	})
+}
+
+// offByDefaultMessage: an alpha API, or a beta one from 1.24 on, is in
+// the release but a cluster serves it only when told to; with default
+// settings the apply fails with "no matches for kind". A warning, not an
+// error: the cluster may well enable it (DRA on 1.33 needs exactly that).
+// The deprecation, which api-deprecated leaves to this finding, is named.
+func offByDefaultMessage(st lifecycle.Status, kv lifecycle.Version) string {
+	level := "a beta"
+	if strings.Contains(st.APIVersion, "alpha") {
+		level = "an alpha"
+	}
+	msg := fmt.Sprintf("%s is %s API that Kubernetes %s serves only where the cluster enables it (kube-apiserver --runtime-config=%s=true); with default settings it is refused (kubeVersion %s)",
+		st.API, level, kv, st.APIVersion, kv)
+	if st.DeprecatedBy(kv) {
+		msg += fmt.Sprintf("; it is deprecated since %s", st.Deprecated)
+		if !st.Removed.IsZero() {
+			msg += fmt.Sprintf(" and removed in %s", st.Removed)
+		}
+	}
+	return msg
+}
+
+func offByDefaultFix(st lifecycle.Status, kv lifecycle.Version) string {
+	keep := fmt.Sprintf("if the cluster enables %s, mark the object krender.io/ignore: api-removed", st.APIVersion)
+	if r, _, ok := st.ReplacementAt(kv); ok {
+		if rs, known := lifecycle.Lookup(r.APIVersion, r.Kind); !known || rs.OnByDefault() {
+			return fmt.Sprintf("use %s, which Kubernetes %s serves by default; %s", apiName(r, st.Kind), kv, keep)
+		}
+	}
+	fix := fmt.Sprintf("Kubernetes %s serves %s in no version by default: %s", kv, st.Kind, keep)
+	if r, at, ok := st.FirstServedByDefault(kv); ok {
+		fix += fmt.Sprintf(", or move to %s once the cluster runs %s or later", apiName(r, st.Kind), at)
+	}
+	return fix
+}
+
+// unlessEnabled qualifies "Kubernetes X serves r" for an API that is off
+// by default.
+func unlessEnabled(r lifecycle.API) string {
+	if st, ok := lifecycle.Lookup(r.APIVersion, r.Kind); ok && !st.OnByDefault() {
+		return " where the cluster enables it"
+	}
+	return ""
 }
 
 // apiDeprecated: a deprecated API still works, and the API server answers
@@ -55,8 +102,8 @@ func apiDeprecated(c *ctx) {
 		return
 	}
 	eachLifecycle(c, func(o *manifest.Object, st lifecycle.Status) {
-		if !st.DeprecatedBy(kv) || st.RemovedBy(kv) || st.NotYetIn(kv) {
-			return
+		if !st.DeprecatedBy(kv) || st.RemovedBy(kv) || st.NotYetIn(kv) || !st.OnByDefault() {
+			return // an API off by default: api-removed's warning names the deprecation
 		}
 		msg := fmt.Sprintf("%s is deprecated since Kubernetes %s and removed in %s (kubeVersion %s)", st.API, st.Deprecated, st.Removed, kv)
 		when := " before the cluster moves to " + st.Removed.String()
@@ -94,6 +141,9 @@ func replacementFix(st lifecycle.Status, v lifecycle.Version, when string) strin
 		guide := deprecationGuide
 		if st.Source != "" {
 			guide = st.Source
+		}
+		if e := unlessEnabled(r); e != "" {
+			when = fmt.Sprintf(" (Kubernetes %s serves it only%s)%s", v, e, when)
 		}
 		return fmt.Sprintf("use %s%s; what changed between the versions: %s", apiName(r, st.Kind), when, guide)
 	case advice != "":

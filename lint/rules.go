@@ -27,7 +27,7 @@ var rules = []Rule{
 	{ID: "crd-missing", Severity: filepos.Err, check: crdMissing,
 		Summary: "a custom resource with no CRD in the render or the CRD files (info; an error under check.requireCRDs)"},
 	{ID: "api-removed", Severity: filepos.Err, check: apiRemoved,
-		Summary: "an apiVersion the profile's kubeVersion does not serve (removed or not yet there); without kubeVersion, a removed one (warning)"},
+		Summary: "an apiVersion the profile's kubeVersion does not serve (removed or not yet there), or serves only where the cluster enables it (warning); without kubeVersion, a removed one (warning)"},
 	{ID: "api-deprecated", Severity: filepos.Warning, check: apiDeprecated,
 		Summary: "an apiVersion deprecated in the profile's kubeVersion, with the release that removes it and its replacement, or a custom resource version its CRD marks deprecated"},
 	{ID: "subpath-configmap", Severity: filepos.Err, check: subPathConfigMap,
