@@ -3,6 +3,9 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
@@ -123,5 +126,26 @@ func TestEtcHostsErrorWithoutHold(t *testing.T) {
 	fs := l.Findings()
 	if len(fs) != 1 || fs[0].Rule != "etc-hosts-write" || fs[0].Severity != filepos.Err || fs[0].Pos.String() != "p.yaml:10:26" {
 		t.Fatalf("findings: %+v", fs)
+	}
+}
+
+// TestIgnoreEveryRuleCoversEveryRule keeps the golden case that silences
+// every rule by annotation honest: a new rule must be added to it (and an
+// object that triggers it), or this fails.
+func TestIgnoreEveryRuleCoversEveryRule(t *testing.T) {
+	text, err := os.ReadFile("../testdata/check/ignore-every-rule/app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignored := map[string]bool{}
+	for _, m := range regexp.MustCompile(`krender\.io/ignore: (.*)`).FindAllStringSubmatch(string(text), -1) {
+		for _, id := range strings.Split(m[1], ",") {
+			ignored[strings.TrimSpace(id)] = true
+		}
+	}
+	for _, r := range rules {
+		if !ignored[r.ID] {
+			t.Errorf("rule %s is not silenced in testdata/check/ignore-every-rule/app.yaml: add it with an object that triggers it", r.ID)
+		}
 	}
 }
