@@ -3,12 +3,10 @@
 package e2e
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,10 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"github.com/krender/krender/internal/testtool"
 	sigsyaml "sigs.k8s.io/yaml"
-
-	"github.com/krender/krender/internal/e2eserver"
 )
 
 // TestCRDCheckParity holds `krender check`'s verdicts on custom resources to
@@ -49,29 +45,11 @@ func TestCRDCheckParity(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no testdata/check/crd-* cases")
 	}
-	bin := buildKrender(t)
+	bin := testtool.Krender(t)
 	for _, argsFile := range cases {
 		dir := filepath.Dir(argsFile)
 		t.Run(filepath.Base(dir), func(t *testing.T) { crdParity(t, bin, dir) })
 	}
-}
-
-// buildKrender builds the command as `make build` does, so that `check`
-// and `render` run exactly as a user runs them.
-func buildKrender(t *testing.T) string {
-	t.Helper()
-	root, err := e2eserver.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "krender")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/krender")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/krender: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // crdFinding is one element of `krender check --format json`.
@@ -360,23 +338,12 @@ func runKrender(bin, dir string, args ...string) (stdout, stderr string, err err
 
 // splitObjects reads a YAML stream as kubectl does.
 func splitObjects(stream string) ([]renderedObject, error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(strings.NewReader(stream)))
+	docs, err := testtool.KubectlDocs([]byte(stream))
+	if err != nil {
+		return nil, err
+	}
 	var objs []renderedObject
-	for {
-		doc, err := r.Read()
-		if err == io.EOF {
-			return objs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		js, err := sigsyaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, err
-		}
-		if string(bytes.TrimSpace(js)) == "null" {
-			continue
-		}
+	for _, js := range docs {
 		var head struct {
 			APIVersion string `json:"apiVersion"`
 			Kind       string `json:"kind"`
@@ -389,6 +356,7 @@ func splitObjects(stream string) ([]renderedObject, error) {
 		}
 		objs = append(objs, renderedObject{head.APIVersion, head.Kind, head.Metadata.Name, js})
 	}
+	return objs, nil
 }
 
 // applyCaseCRDs applies the CRD files the case gives krender (the profile's

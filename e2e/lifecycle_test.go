@@ -13,6 +13,7 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/lifecycle"
 )
 
@@ -47,7 +48,7 @@ func TestKubeVersionParity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := buildKrender(t)
+	bin := testtool.Krender(t)
 	ran := 0
 	for _, dir := range dirs {
 		args, kv, ok := lifecycleCase(t, dir)

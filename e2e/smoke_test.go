@@ -13,11 +13,16 @@ import (
 	"time"
 
 	"github.com/krender/krender/internal/e2eserver"
+	"github.com/krender/krender/internal/testtool"
 )
 
 var kubeconfig string
 
-func TestMain(m *testing.M) { os.Exit(e2eserver.Main(m, &kubeconfig)) }
+func TestMain(m *testing.M) {
+	code := e2eserver.Main(m, &kubeconfig)
+	testtool.Cleanup() // the krender binary the CRD and kubeVersion tests built
+	os.Exit(code)
+}
 
 // kubectl runs kubectl against the test server with stdin as input and
 // returns stdout and stderr together, as a user would see them.

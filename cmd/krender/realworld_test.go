@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -17,9 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/internal/testtool"
 	"go.yaml.in/yaml/v4"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // The real-world tier: testdata/realworld/<style>/ holds manifests written in
@@ -226,28 +224,19 @@ func readGoYAML(text []byte) ([]any, error) {
 // readKubernetes splits and converts documents as kubectl does: YAML 1.1
 // resolution through sigs.k8s.io/yaml, then JSON.
 func readKubernetes(text []byte) ([]any, error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(text)))
+	js, err := testtool.KubectlDocs(text)
+	if err != nil {
+		return nil, err
+	}
 	var docs []any
-	for {
-		doc, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return docs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		j, err := sigsyaml.YAMLToJSON(doc)
-		if err != nil {
-			return nil, err
-		}
+	for _, j := range js {
 		var v any
 		if err := json.Unmarshal(j, &v); err != nil {
 			return nil, err
 		}
-		if v != nil {
-			docs = append(docs, v)
-		}
+		docs = append(docs, v)
 	}
+	return docs, nil
 }
 
 // flattenLists replaces each List (List, ConfigMapList, ...) by its items, so

@@ -55,8 +55,13 @@ func fileExists(p string) bool {
 // Main runs the tests and removes what Krender built.
 func Main(m *testing.M) {
 	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
+
+// Cleanup removes what Krender built, for a TestMain of its own.
+func Cleanup() {
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
-	os.Exit(code)
 }
