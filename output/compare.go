@@ -32,7 +32,13 @@ func (d *Diff) Empty() bool {
 // Compare renders everything and compares it with dir (the golden copy a
 // repository commits next to its templates).
 func (w Writer) Compare(e *render.Engine, dir string) (*Diff, *render.Result, error) {
-	files, order, res, err := Files(e)
+	files := map[string]objectFile{}
+	var order []string
+	res, err := eachFile(e, func(o objectFile) error {
+		files[o.name] = o
+		order = append(order, o.name)
+		return nil
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -51,9 +57,16 @@ func (w Writer) Compare(e *render.Engine, dir string) (*Diff, *render.Result, er
 		switch {
 		case !ok:
 			d.Missing = append(d.Missing, name)
-		case old != string(files[name]):
+		case old != string(files[name].text):
 			d.Changed = append(d.Changed, name)
-			d.patches[name] = udiff.Unified(filepath.Join(dir, name), "rendered/"+filepath.ToSlash(name), old, string(files[name]))
+			// Both sides are the file in DIR (--update would write the new
+			// one there, and patch -p0 applies the diff to it); after a tab,
+			// as diff -u puts timestamps, the new side says where it is from.
+			path, rendered := filepath.Join(dir, name), filepath.Join(dir, name)
+			if src := files[name].pos.File; src != "" {
+				rendered += "\trendered from " + src
+			}
+			d.patches[name] = udiff.Unified(path, rendered, old, string(files[name].text))
 		}
 		delete(have, name)
 	}

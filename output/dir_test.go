@@ -74,7 +74,10 @@ func noTemporaries(t *testing.T, fsys afero.Fs, parent, dir string) {
 // A directory written before, with a file no render produces, to be replaced.
 func oldDir(t *testing.T, fsys afero.Fs) map[string]string {
 	t.Helper()
-	for name, text := range map[string]string{"out/t1/configmap-a.yaml": "old a\n", "out/t1/configmap-old.yaml": "gone\n"} {
+	for name, text := range map[string]string{
+		"out/t1/configmap-a.yaml": "old a\n", "out/t1/configmap-old.yaml": "gone\n",
+		"out/" + Marker: "t1/configmap-a.yaml\nt1/configmap-old.yaml\n",
+	} {
 		if err := fsys.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +99,10 @@ func TestWriteDirReplacesTheDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"out": "/"}
+	want := map[string]string{"out": "/", "out/" + Marker: markerHeader}
+	for _, name := range []string{"t1/configmap-a.yaml", "t1/configmap-b.yaml", "t2/configmap-a.yaml", "t2/configmap-b.yaml", "t3/configmap-a.yaml", "t3/configmap-b.yaml"} {
+		want["out/"+Marker] += name + "\n"
+	}
 	for _, name := range order {
 		want["out/"+filepath.Dir(name)] = "/"
 		want["out/"+name] = string(files[name])
@@ -254,7 +260,7 @@ func TestCompareAndUpdate(t *testing.T) {
 	}
 	var out strings.Builder
 	d.Write(&out, "golden", false)
-	wantPatch := "--- golden/t1/configmap-a.yaml\n+++ rendered/t1/configmap-a.yaml\n"
+	wantPatch := "--- golden/t1/configmap-a.yaml\n+++ golden/t1/configmap-a.yaml\trendered from a.yaml\n"
 	if !strings.Contains(out.String(), wantPatch) || !strings.Contains(out.String(), "-  v: one\n+  v: two\n") ||
 		!strings.HasSuffix(out.String(), "3 changed, 0 missing, 0 extra\n") {
 		t.Fatalf("diff:\n%s", out.String())
@@ -275,14 +281,25 @@ func TestCompareAndUpdate(t *testing.T) {
 		t.Fatalf("missing and extra: %+v, %v", d, err)
 	}
 
+	// --update replaces only what krender wrote: the README and the
+	// hand-written file stop it.
+	before := tree(t, mem, "golden")
+	if _, err := w.WriteDir(two, "golden"); err == nil || !strings.Contains(err.Error(), "golden: the output directory holds README (and 1 more), which krender did not write") {
+		t.Fatalf("--update over a README: %v", err)
+	}
+	if after := tree(t, mem, "golden"); !reflect.DeepEqual(after, before) {
+		t.Fatalf("a refused --update changed golden:\n%v\nwas\n%v", after, before)
+	}
+	for _, f := range []string{"golden/README", "golden/t2/configmap-old.yaml"} {
+		if err := mem.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := w.WriteDir(two, "golden"); err != nil { // --update again
 		t.Fatal(err)
 	}
 	if d, _, err = w.Compare(two, "golden"); err != nil || !d.Empty() {
 		t.Fatalf("after --update: %+v, %v", d, err)
-	}
-	if _, err := mem.Stat("golden/README"); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("--update kept a file no render produces: %v", err)
 	}
 	noTemporaries(t, mem, ".", "golden")
 }

@@ -46,7 +46,7 @@ func TestOutputDirMustBeADirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []string{link, file} {
-		err := replaceDirWith(afero.NewOsFs(), d, func(string) error { t.Fatal("filled"); return nil })
+		err := (Writer{FS: afero.NewOsFs()}).replaceDirWith(d, func(string) error { t.Fatal("filled"); return nil })
 		if err == nil || !strings.Contains(err.Error(), "the output directory is a") {
 			t.Errorf("%s: %v", d, err)
 		}

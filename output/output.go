@@ -20,6 +20,9 @@ const DefaultSpoolMemory = 32 << 20
 type Writer struct {
 	FS          afero.Fs
 	SpoolMemory int // 0: DefaultSpoolMemory
+	// Guard is what -o DIR must not replace besides files krender did not
+	// write; the zero value guards the process's working directory.
+	Guard Guard
 }
 
 var osFS = afero.NewOsFs()

@@ -199,7 +199,7 @@ func TestCheckAgainstCommittedDir(t *testing.T) {
 	}
 
 	out, _, code = runIn(t, dir, "render", "-p", "p.yaml", "--set", "V=two", "a.yaml", "--check", golden)
-	wantDiff := "--- " + filepath.Join(golden, "t1", "configmap-a.yaml") + "\n+++ rendered/t1/configmap-a.yaml\n"
+	wantDiff := "--- " + filepath.Join(golden, "t1", "configmap-a.yaml") + "\n+++ " + filepath.Join(golden, "t1", "configmap-a.yaml") + "\trendered from a.yaml\n"
 	if code != 1 || !strings.Contains(out, wantDiff) || !strings.Contains(out, "-  v: one\n+  v: two\n") || strings.Contains(out, "\x1b[") {
 		t.Fatalf("changed: exit %d, output:\n%s", code, out)
 	}

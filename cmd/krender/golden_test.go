@@ -39,8 +39,8 @@ func TestGolden(t *testing.T) {
 			args := strings.Fields(string(raw))
 			dir, runDir := dir, dir
 			outFS := afero.NewMemMapFs() // a case never writes to the tree
-			if strings.HasPrefix(name, "hostile/") {
-				outFS = afero.NewOsFs() // but a hostile one writes into its own copy, links included
+			if strings.HasPrefix(name, "hostile/") || strings.HasPrefix(name, "output/") {
+				outFS = afero.NewOsFs() // but a hostile or -o DIR one writes into its own copy, links included
 				dir = mustAbs(t, dir)   // the case runs in its own working directory
 				var done func()
 				runDir, done = hostileCase(t, dir)

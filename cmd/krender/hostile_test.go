@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/output"
 	"github.com/spf13/afero"
 )
 
-// Golden cases under testdata/hostile/ run in a temporary copy of their
-// directory, as the working directory, so that `-o DIR` writes there and
+// Golden cases under testdata/hostile/ and testdata/output/ run in a
+// temporary copy of their directory, as the working directory, so that `-o DIR` writes there and
 // inputs too large (or too binary) to commit are generated first. Each
 // must write nothing unless written.golden lists what it writes.
 
@@ -88,6 +89,12 @@ var hostileInputs = map[string]func(t *testing.T, dir string){
 		for i := range 1000 {
 			write(fmt.Sprintf("p%03d.yaml", i), fmt.Sprintf("extends: p%03d.yaml\nvars: {V%d: x}\n", i+1, i))(t, dir)
 		}
+	},
+	// testdata/output/git-dir: Git refuses to commit a .git of the fixture's own.
+	"git-dir": func(t *testing.T, dir string) {
+		write("out/.git/HEAD", "ref: refs/heads/main\n")(t, dir)
+		write("out/"+output.Marker, "configmap-app.yaml\n")(t, dir)
+		write("out/configmap-app.yaml", "kind: ConfigMap\n")(t, dir)
 	},
 	"output-symlink": func(t *testing.T, dir string) {
 		write("elsewhere/keep", "kept\n")(t, dir)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -182,11 +183,20 @@ func renderCmd(h *host) *cobra.Command {
 			if update && check == "" {
 				return fmt.Errorf("--update goes with --check DIR")
 			}
+			if check != "" && c.Flags().Changed("output") {
+				return fmt.Errorf("-o goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)")
+			}
+			w := output.Writer{FS: outFS}
+			if check == "" && out != "-" {
+				if err := w.CheckFormatWord(out); err != nil {
+					return err
+				}
+			}
 			e, err := render.New(fsys, o)
 			if err != nil {
 				return err
 			}
-			w := output.Writer{FS: outFS}
+			w.Guard = h.guard(e, o.Paths)
 			var res *render.Result
 			switch {
 			case check != "" && update:
@@ -219,10 +229,44 @@ func renderCmd(h *host) *cobra.Command {
 	}
 	renderFlags(c, &o, h)
 	c.Flags().BoolVar(&o.Redact, "redact", false, "write every Secret's data and stringData values as digests (krender:sha256:<hex>), for goldens that must not hold secrets")
-	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically), or - for stdout")
+	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically; only a new or empty DIR, or one krender wrote: see docs/output.md), or - for stdout")
 	c.Flags().StringVar(&check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
 	c.Flags().BoolVar(&update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
 	return c
+}
+
+// guard is what -o DIR and --update must not replace: the current directory
+// and every file the render reads. A test's render.DirFS stands for the
+// working directory of its inputs, and of an output in memory.
+func (h *host) guard(e *render.Engine, paths []string) output.Guard {
+	inDir := ""
+	if d, ok := h.fsys.(render.DirFS); ok {
+		inDir = string(d)
+	}
+	var g output.Guard
+	if _, real := h.outFS.(*afero.OsFs); !real {
+		g.WorkDir = inDir
+	}
+	add := func(name, what string, dir bool) {
+		p := name
+		if !filepath.IsAbs(p) && inDir != "" {
+			p = filepath.Join(inDir, p)
+		}
+		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
+	}
+	for _, p := range paths {
+		fi, err := h.fsys.Stat(p)
+		add(p, "template", err == nil && fi.IsDir())
+	}
+	for _, p := range e.Profile.Files {
+		add(p, "profile", false)
+	}
+	for _, in := range e.Profile.Inject {
+		if in.FragmentPath != "" {
+			add(in.FragmentPath, "fragment", false)
+		}
+	}
+	return g
 }
 
 func checkCmd(h *host) *cobra.Command {
