@@ -192,6 +192,12 @@ func checkOwned(fsys afero.Fs, dir string) error {
 		}
 	}
 	mode, hasMarker := modes[Marker]
+	for _, e := range entries { // -o rendered, a slip for -o rendered/prod
+		if sub, ok := strings.CutSuffix(e, "/"+Marker); ok && !hasMarker {
+			return dirError(dir, "the output directory holds %s/, another render's output (it has its own %s); krender replaces DIR whole and would delete it: did you mean -o %s?",
+				sub, Marker, path.Join(filepath.ToSlash(dir), sub))
+		}
+	}
 	if !hasMarker {
 		return dirError(dir, "the output directory holds %s and has no %s, so krender did not write it; krender replaces DIR whole and would delete %s: "+
 			"give a new or empty directory (if an earlier krender wrote DIR, delete it and render again)", describe(entries, modes), Marker, them(entries))

@@ -176,7 +176,7 @@ func renderCmd(h *host) *cobra.Command {
 	var out, check string
 	var update bool
 	c := &cobra.Command{
-		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|-] [--check DIR [--update]] PATH...",
+		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH...",
 		Short: "Render templates for a profile to stdout or to a directory",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths = args
