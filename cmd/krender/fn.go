@@ -11,6 +11,7 @@ import (
 
 func fnCmd(h *host) *cobra.Command {
 	var sf secretFlags
+	var rf rootFlags
 	var o render.Options
 	c := &cobra.Command{
 		Use:   "fn [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]...",
@@ -24,11 +25,15 @@ in), spec.tenant and spec.set. On an error nothing is written to standard
 output.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			root, err := rf.resolve(h.fsys)
+			if err != nil {
+				return err
+			}
 			if err := h.secrets(&o, &sf); err != nil {
 				return err
 			}
 			var out bytes.Buffer
-			notes, err := krm.Run(h.stdin, &out, h.fsys, o.Secrets)
+			notes, err := krm.Run(h.stdin, &out, h.fsys, o.Secrets, root)
 			if err != nil {
 				return err
 			}
@@ -38,5 +43,6 @@ output.`,
 		},
 	}
 	sf.register(c)
+	rf.register(c)
 	return c
 }
