@@ -150,8 +150,8 @@ func (r *Root) CheckWalked(what, dir, file string) error {
 	if d, err := r.resolve(dir); err == nil && within(d, real) {
 		return nil
 	}
-	return filepos.Errorf(pos, "%s%s is outside the directory %s and the root %s, and krender reads a file found in a directory only within one of them (%s)",
-		what, r.leads(file, real), dir, r.shown, r.hint())
+	return filepos.Errorf(pos, "this %s leads to %s, outside the directory %s and the root %s, and krender reads a file found in a directory only within one of them (%s)",
+		what, real, dir, r.shown, r.hint())
 }
 
 func (r *Root) hint() string {
