@@ -21,8 +21,10 @@ standard input, render its items through the same stages as krender render,
 and write the ResourceList, with krender check's findings in results, to
 standard output. functionConfig is apiVersion: krender.io/v1alpha1,
 kind: Render, with spec.profile (a path from the directory the function runs
-in), spec.tenant and spec.set. On an error nothing is written to standard
-output.`,
+in), spec.tenant and spec.set. The profile and every file it names must lie
+within the root (--root; by default the git work tree holding the directory
+the function runs in; see docs/security.md). On an error nothing is written
+to standard output.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			root, err := rf.resolve(h.fsys)
