@@ -77,6 +77,11 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range cfg.CRDs {
+		if err := root.CheckGiven("CRD file", c); err != nil {
+			return nil, err
+		}
+	}
 	objs, err := render.LoadManifests(cfg.FS, root, "CRD file", append(paths, cfg.CRDs...))
 	if err != nil {
 		return nil, err

@@ -154,20 +154,43 @@ func (r *Root) CheckWalked(what, dir, file string) error {
 		what, real, dir, r.shown, r.hint())
 }
 
+// CheckGiven refuses path, named on the command line, only when it lies in
+// the root as written but leads out of it: the caller chose the path, but
+// whoever committed the link chose where it goes. A path written outside
+// the root is the caller's own and is read as given.
+func (r *Root) CheckGiven(what, path string) error {
+	if r.Off() {
+		return nil
+	}
+	if !within(r.dir, r.lexical(path)) {
+		return nil
+	}
+	real, err := r.resolve(path)
+	if err != nil || within(r.dir, real) {
+		return nil // reading it says what is wrong
+	}
+	return filepos.Errorf(filepos.Pos{File: path}, "this %s leads to %s, outside the root %s, and krender reads a path in the root only when it leads to a file within it (%s)",
+		what, real, r.shown, r.hint())
+}
+
 func (r *Root) hint() string {
 	return fmt.Sprintf("widen the root with %s DIR, or allow any file with %s none", RootFlag, Flag)
 }
 
 // leads says where path really goes when a symbolic link took it there.
 func (r *Root) leads(path, real string) string {
-	lexical := filepath.Clean(path)
-	if !filepath.IsAbs(lexical) {
-		lexical = filepath.Join(r.cwd, lexical)
-	}
-	if lexical == real {
+	if r.lexical(path) == real {
 		return ""
 	}
 	return " (which leads to " + real + ")"
+}
+
+// lexical is path as written, made absolute from the working directory.
+func (r *Root) lexical(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(r.cwd, path)
 }
 
 // real is name made absolute with its links followed, or lexically clean on

@@ -94,6 +94,16 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Paths on the command line are the caller's, but not a link committed
+	// in the repository that leads out of it.
+	if err := root.CheckGiven("profile", opts.Profile); err != nil {
+		return nil, err
+	}
+	for _, path := range opts.Paths {
+		if err := root.CheckGiven("template", path); err != nil {
+			return nil, err
+		}
+	}
 	p, err := profiles.LoadGuarded(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes), root.Check)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,7 @@ to standard output.`,
 			if err != nil {
 				return err
 			}
+			o.Root = root
 			if err := h.secrets(&o, &sf); err != nil {
 				return err
 			}

@@ -86,7 +86,7 @@ func (h *host) masked(w io.Writer) *redact.Writer { return redact.NewWriter(w, h
 // secrets reads --set-env and --set-file into o, and from then on every
 // masked output hides their values.
 func (h *host) secrets(o *render.Options, f *secretFlags) error {
-	s, err := f.resolve(h.fsys, h.env)
+	s, err := f.resolve(h.fsys, h.env, o.Root)
 	if err != nil {
 		return err
 	}

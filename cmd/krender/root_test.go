@@ -198,10 +198,33 @@ func TestRootSymlinks(t *testing.T) {
 	if code != 0 || !strings.Contains(out, outsideToken) {
 		t.Fatalf("--load-restrictor none: exit %d, stderr %q", code, errs)
 	}
-	// Named on the command line, the same link is read as given.
-	out, errs, code = runIn(t, app, "render", "-p", "profiles/plain.yaml", "templates/zz-leak.yaml")
+	// Named on the command line, a path outside the root is the caller's
+	// choice; a link in the root is the committer's, and held to it.
+	out, errs, code = runIn(t, app, "render", "-p", "profiles/plain.yaml", "../../outside/secret-cm.yaml")
 	if code != 0 || !strings.Contains(out, outsideToken) {
-		t.Fatalf("a template named on the command line: exit %d, stderr %q", code, errs)
+		t.Fatalf("a template outside the root named on the command line: exit %d, stderr %q", code, errs)
+	}
+	out, errs, code = runIn(t, app, "render", "-p", "profiles/plain.yaml", "templates/zz-leak.yaml")
+	wantRefused(t, out, errs, code, "templates/zz-leak.yaml: this template leads to "+filepath.Join(outside, "secret-cm.yaml")+", outside the root ..", "..")
+	link(outside, "linked-templates")
+	out, errs, code = runIn(t, app, "render", "-p", "profiles/plain.yaml", "linked-templates")
+	wantRefused(t, out, errs, code, "linked-templates: this template leads to "+outside+", outside the root ..", "..")
+	link(filepath.Join(outside, "profile.yaml"), "profiles/linked.yaml")
+	out, errs, code = runIn(t, app, "render", "-p", "profiles/linked.yaml", "templates/cm.yaml")
+	wantRefused(t, out, errs, code, "profiles/linked.yaml: this profile leads to", "..")
+	link(filepath.Join(outside, "secret.yaml"), "token.txt")
+	out, errs, code = runIn(t, app, "render", "--set-file", "TOKEN=token.txt", "-p", "profiles/plain.yaml", "templates/cm.yaml")
+	wantRefused(t, out, errs, code, "token.txt: this file of --set-file leads to", "..")
+	out, errs, code = runIn(t, app, "check", "--crds", "linked-templates/crds", "-p", "profiles/plain.yaml", "templates/cm.yaml")
+	wantRefused(t, out, errs, code, "linked-templates/crds: this CRD file leads to", "..")
+	for _, args := range [][]string{
+		{"render", "-p", "profiles/linked.yaml", "templates/cm.yaml"},
+		{"render", "--set-file", "TOKEN=token.txt", "-p", "profiles/plain.yaml", "templates/cm.yaml"},
+		{"check", "--crds", "linked-templates/crds", "-p", "profiles/plain.yaml", "templates/cm.yaml"},
+	} {
+		if out, errs, code = runIn(t, app, append([]string{args[0], "--load-restrictor", "none"}, args[1:]...)...); code != 0 {
+			t.Errorf("%v with --load-restrictor none: exit %d, stderr %q\n%s", args, code, errs, out)
+		}
 	}
 
 	// A fragment that is a link out of the repository, and a fragment in a
