@@ -57,8 +57,9 @@ type Config struct {
 	// CRDs are more CRD files or directories (--crds), after the profile's
 	// check.crds.
 	CRDs []string
-	// Root is where links found in CRD directories must lead (as in
-	// render.Options); nil: the default root of FS.
+	// Root is where --crds written inside it, and links found in CRD
+	// directories, must lead (as in render.Options); nil: the default root
+	// of FS.
 	Root *loadroot.Root
 }
 
