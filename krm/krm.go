@@ -17,6 +17,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/lint"
+	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
@@ -78,7 +79,12 @@ type File struct {
 // Run renders the ResourceList read from in and writes the result to out,
 // only when everything succeeded: an orchestrator must never mistake half a
 // list for the output. The notes are the stages' messages, for stderr.
-func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret) ([]filepos.Note, error) {
+//
+// The profile, named by functionConfig (a file of the repository like any
+// other), must lie within root as the files it names must; nil root: the
+// default root of fsys (the git work tree holding the directory the
+// function runs in).
+func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, root *loadroot.Root) ([]filepos.Note, error) {
 	text, err := io.ReadAll(in)
 	if err != nil {
 		return nil, err
@@ -97,7 +103,14 @@ func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret) (
 		return nil, err
 	}
 
-	opts := render.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets}
+	if root, err = render.DefaultRoot(fsys, root); err != nil {
+		return nil, err
+	}
+	n := manifest.Value(manifest.Value(fc, "spec"), "profile")
+	if err := root.Check("functionConfig spec.profile", cfg.Profile, filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}); err != nil {
+		return nil, err
+	}
+	opts := render.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
 	if cfg.Tenant != "" {
 		opts.Tenants = []string{cfg.Tenant}
 	}
@@ -112,7 +125,7 @@ func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret) (
 	var linter *lint.Linter
 	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
 		var err error
-		linter, err = lint.New(p, lint.Config{FS: fsys})
+		linter, err = lint.New(p, lint.Config{FS: fsys, Root: root})
 		return linter, err
 	}
 	e, err := render.New(fsys, opts)

@@ -66,7 +66,7 @@ func decodeAll(t *testing.T, b []byte) []map[string]any {
 func runFn(t *testing.T, fsys render.FS, in string) (map[string]any, string, error) {
 	t.Helper()
 	var out bytes.Buffer
-	notes, err := krm.Run(strings.NewReader(in), &out, fsys, nil)
+	notes, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil)
 	if err != nil {
 		if out.Len() > 0 {
 			t.Fatalf("wrote output on error: %s", out.String())
@@ -269,7 +269,7 @@ func TestTenants(t *testing.T) {
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
 	var out bytes.Buffer
-	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []render.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}); err != nil {
+	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []render.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	i := strings.Index(out.String(), "results:")

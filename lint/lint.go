@@ -13,6 +13,7 @@ import (
 
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
@@ -56,6 +57,10 @@ type Config struct {
 	// CRDs are more CRD files or directories (--crds), after the profile's
 	// check.crds.
 	CRDs []string
+	// Root is where --crds written inside it, and links found in CRD
+	// directories, must lead (as in render.Options); nil: the default root
+	// of FS.
+	Root *loadroot.Root
 }
 
 // New prepares a linter; rules disabled in the profile's `check.disable`
@@ -69,7 +74,16 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	for _, c := range p.Check.CRDs {
 		paths = append(paths, c.Value)
 	}
-	objs, err := render.LoadManifests(cfg.FS, "CRD file", append(paths, cfg.CRDs...))
+	root, err := render.DefaultRoot(cfg.FS, cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cfg.CRDs {
+		if err := root.CheckGiven("CRD file", c); err != nil {
+			return nil, err
+		}
+	}
+	objs, err := render.LoadManifests(cfg.FS, root, "CRD file", append(paths, cfg.CRDs...))
 	if err != nil {
 		return nil, err
 	}

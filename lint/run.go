@@ -13,6 +13,14 @@ func Run(fsys render.FS, opts render.Options, cfg Config) ([]Finding, *render.Re
 	if cfg.FS == nil {
 		cfg.FS = fsys
 	}
+	root, err := render.DefaultRoot(fsys, opts.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Root = root
+	if cfg.Root == nil {
+		cfg.Root = root
+	}
 	var l *Linter
 	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
 		var err error

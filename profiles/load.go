@@ -57,19 +57,37 @@ type ReadFile func(path string) ([]byte, error)
 func Load(path string) (*Profile, error) { return LoadWith(path, os.ReadFile) }
 
 // LoadWith is Load with an injected file reader.
-func LoadWith(path string, read ReadFile) (*Profile, error) {
+func LoadWith(path string, read ReadFile) (*Profile, error) { return LoadGuarded(path, read, nil) }
+
+// Guard refuses a file a profile names (what is "extends", "fragment" or
+// "CRD file"; at is where it is named) before anything reads it: the
+// loader asks it about every such path (see package loadroot).
+type Guard func(what, path string, at filepos.Pos) error
+
+// LoadGuarded is LoadWith with every path the profile names passed by
+// guard first; a nil guard passes all.
+func LoadGuarded(path string, read ReadFile, guard Guard) (*Profile, error) {
+	if guard == nil {
+		guard = func(string, string, filepos.Pos) error { return nil }
+	}
+	l := &loader{read: read, guard: guard}
 	p := &Profile{IstioGuard: true}
-	if err := load(p, path, read, nil, filepos.Pos{}); err != nil {
+	if err := l.load(p, path, nil, filepos.Pos{}); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+type loader struct {
+	read  ReadFile
+	guard Guard
 }
 
 // MaxExtends bounds an extends chain; profiles are read before any
 // profile could raise a limit, so this one is fixed.
 const MaxExtends = 32
 
-func load(p *Profile, path string, read ReadFile, chain []string, from filepos.Pos) error {
+func (l *loader) load(p *Profile, path string, chain []string, from filepos.Pos) error {
 	if len(chain) >= MaxExtends {
 		return filepos.Errorf(from, "extends chain longer than %d profiles (a fixed limit; see docs/limits.md)", MaxExtends)
 	}
@@ -83,7 +101,7 @@ func load(p *Profile, path string, read ReadFile, chain []string, from filepos.P
 		}
 	}
 	chain = append(chain, abs)
-	text, err := read(path)
+	text, err := l.read(path)
 	if err != nil {
 		if from.IsKnown() {
 			return filepos.Errorf(from, "cannot read profile %s: %v", path, filepos.FileError(err))
@@ -96,11 +114,14 @@ func load(p *Profile, path string, read ReadFile, chain []string, from filepos.P
 	}
 	if doc.Extends.Value != "" {
 		base := besideFile(path, doc.Extends.Value)
-		if err := load(p, base, read, chain, doc.Extends.Pos); err != nil {
+		if err := l.guard("extends", base, doc.Extends.Pos); err != nil {
+			return err
+		}
+		if err := l.load(p, base, chain, doc.Extends.Pos); err != nil {
 			return err
 		}
 	}
-	return p.apply(path, doc)
+	return p.apply(path, doc, l.guard)
 }
 
 func decode(path string, text []byte) (*fileDoc, error) {
@@ -166,7 +187,7 @@ func body(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func (p *Profile) apply(path string, doc *fileDoc) error {
+func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 	p.Files = append(p.Files, path)
 	if doc.Namespace.Value != "" {
 		p.Namespace = doc.Namespace
@@ -194,7 +215,7 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 		}
 		setFile(reflect.ValueOf(&in), path)
 		in.Pos = at(path, n)
-		if err := p.applyInject(path, in); err != nil {
+		if err := p.applyInject(path, in, guard); err != nil {
 			return err
 		}
 	}
@@ -211,6 +232,9 @@ func (p *Profile) apply(path string, doc *fileDoc) error {
 		for i := range doc.Check.CRDs {
 			c := &doc.Check.CRDs[i]
 			c.Value = besideFile(path, c.Value)
+			if err := guard("CRD file", c.Value, c.Pos); err != nil {
+				return err
+			}
 		}
 		p.Check = p.Check.merge(*doc.Check)
 	}
@@ -298,13 +322,16 @@ func (p *Profile) applyTenants(path string, n *yaml.Node) error {
 	})
 }
 
-func (p *Profile) applyInject(path string, in Inject) error {
+func (p *Profile) applyInject(path string, in Inject, guard Guard) error {
 	in.File = path
 	if in.Name.Value == "" {
 		return filepos.Errorf(in.Pos, "inject entry needs a name")
 	}
 	if in.Fragment.Value != "" {
 		in.FragmentPath = besideFile(path, in.Fragment.Value)
+		if err := guard("fragment", in.FragmentPath, in.Fragment.Pos); err != nil {
+			return err
+		}
 	}
 	for i := range p.Inject {
 		if p.Inject[i].Name.Value == in.Name.Value {

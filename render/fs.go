@@ -26,6 +26,9 @@ func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
 func (OSFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
 func (OSFS) Open(name string) (fs.File, error)          { return os.Open(name) }
 
+// RealPath is name made absolute, symbolic links followed (see loadroot).
+func (OSFS) RealPath(name string) (string, error) { return realPath(name) }
+
 // MapFS is an in-memory FS for tests; paths are slash-separated and relative.
 type MapFS fstest.MapFS
 
@@ -38,6 +41,10 @@ func (m MapFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return fstest.MapFS(m).ReadDir(m.clean(name))
 }
 func (m MapFS) Open(name string) (fs.File, error) { return fstest.MapFS(m).Open(m.clean(name)) }
+
+// RealPath is name cleaned: a MapFS has no links, and its working directory
+// is "." with nothing above it, so a path leaving it keeps its leading "..".
+func (m MapFS) RealPath(name string) (string, error) { return m.clean(name), nil }
 
 // DirFS reads the real file system with relative paths taken from dir, so a
 // test can run as if in another working directory.
@@ -53,6 +60,15 @@ func (d DirFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(
 func (d DirFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(d.path(name)) }
 func (d DirFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(d.path(name)) }
 func (d DirFS) Open(name string) (fs.File, error)          { return os.Open(d.path(name)) }
+func (d DirFS) RealPath(name string) (string, error)       { return realPath(d.path(name)) }
+
+func realPath(name string) (string, error) {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
 
 // readLimited reads files of fsys up to max+1 bytes: enough for the parser's
 // limits check to say where a file passes max, without reading a huge file

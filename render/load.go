@@ -1,10 +1,12 @@
 package render
 
 import (
+	"io/fs"
 	"path/filepath"
 	"strings"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 )
 
@@ -13,21 +15,23 @@ import (
 // errors are reported together. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
 func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadTemplates(fsys, manifest.Limits{}, paths, skip...)
+	return loadTemplates(fsys, nil, manifest.Limits{}, paths, skip...)
 }
 
 // LoadManifests reads files and directories of manifests as LoadTemplates
-// does; errors call them what (e.g. "CRD file").
-func LoadManifests(fsys FS, what string, paths []string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, manifest.Limits{}, what, paths)
+// does; errors call them what (e.g. "CRD file"). A file found by walking a
+// directory must lie within it or root (see loadroot.Root.CheckWalked); a
+// nil root checks nothing.
+func LoadManifests(fsys FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
+	return loadFiles(fsys, root, manifest.Limits{}, what, paths)
 }
 
-// loadTemplates is LoadTemplates within the run's limits.
-func loadTemplates(fsys FS, lim manifest.Limits, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, lim, "template", paths, skip...)
+// loadTemplates is LoadTemplates within the run's limits and root.
+func loadTemplates(fsys FS, root *loadroot.Root, lim manifest.Limits, paths []string, skip ...string) ([]*manifest.Object, error) {
+	return loadFiles(fsys, root, lim, "template", paths, skip...)
 }
 
-func loadFiles(fsys FS, lim manifest.Limits, what string, paths []string, skip ...string) ([]*manifest.Object, error) {
+func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, skip ...string) ([]*manifest.Object, error) {
 	read := readLimited(fsys, lim.OrDefault().FileBytes)
 	var objs []*manifest.Object
 	var errs filepos.List
@@ -36,7 +40,7 @@ func loadFiles(fsys FS, lim manifest.Limits, what string, paths []string, skip .
 		skipped[sameFile(f)] = true
 	}
 	for _, p := range paths {
-		files, walked, err := manifestFiles(fsys, what, p, skipped)
+		files, walked, err := manifestFiles(fsys, root, what, p, skipped)
 		if err != nil {
 			return nil, err
 		}
@@ -90,8 +94,9 @@ func anyObject(objs []*manifest.Object) bool {
 }
 
 // manifestFiles lists the files behind p, and whether they were found by
-// walking a directory (rather than named by the user).
-func manifestFiles(fsys FS, what, p string, skip map[string]bool) ([]string, bool, error) {
+// walking a directory (rather than named by the user). The walk follows no
+// link to a directory; a link to a file must stay within p or root.
+func manifestFiles(fsys FS, root *loadroot.Root, what, p string, skip map[string]bool) ([]string, bool, error) {
 	st, err := fsys.Stat(p)
 	if err != nil {
 		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read %s: %v", what, filepos.FileError(err))
@@ -115,6 +120,11 @@ func manifestFiles(fsys FS, what, p string, skip map[string]bool) ([]string, boo
 				}
 			case skip[sameFile(name)]:
 			case strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml"):
+				if e.Type()&fs.ModeSymlink != 0 {
+					if err := root.CheckWalked(what, p, name); err != nil {
+						return err
+					}
+				}
 				files = append(files, name)
 			}
 		}

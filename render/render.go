@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
@@ -53,6 +54,10 @@ type Options struct {
 	// Templates, when set, are the templates already parsed, instead of
 	// Paths: a KRM function gets its objects on standard input.
 	Templates []*manifest.Object
+	// Root is where the files the profile names, and the links found in
+	// template directories, must lead (--root, --load-restrictor); nil: the
+	// default root of fsys, checked.
+	Root *loadroot.Root
 }
 
 // Engine holds everything parsed once per run.
@@ -85,7 +90,21 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if len(opts.Paths) == 0 && opts.Templates == nil {
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
-	p, err := profiles.LoadWith(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes))
+	root, err := DefaultRoot(fsys, opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	// Paths on the command line are the caller's, but not a link committed
+	// in the repository that leads out of it.
+	if err := root.CheckGiven("profile", opts.Profile); err != nil {
+		return nil, err
+	}
+	for _, path := range opts.Paths {
+		if err := root.CheckGiven("template", path); err != nil {
+			return nil, err
+		}
+	}
+	p, err := profiles.LoadGuarded(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes), root.Check)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +128,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	p.Limits = lim         // fragments count against the same inputNodes
 	tpls := opts.Templates // krender fn's items, parsed by the caller
 	if tpls == nil {
-		if tpls, err = loadTemplates(fsys, lim, opts.Paths, fragments...); err != nil {
+		if tpls, err = loadTemplates(fsys, root, lim, opts.Paths, fragments...); err != nil {
 			return nil, err
 		}
 	}
@@ -144,6 +163,15 @@ func New(fsys FS, opts Options) (*Engine, error) {
 		debug.SetMemoryLimit(e.memoryLimit())
 	}
 	return e, nil
+}
+
+// DefaultRoot is root, or when nil the default root of fsys, checked: what
+// a library caller that chose nothing gets.
+func DefaultRoot(fsys FS, root *loadroot.Root) (*loadroot.Root, error) {
+	if root != nil {
+		return root, nil
+	}
+	return loadroot.New(fsys, "", loadroot.RootOnly)
 }
 
 func parseSet(sets []string) (profiles.Vars, error) {

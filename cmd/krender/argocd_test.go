@@ -102,7 +102,8 @@ func TestArgoCDPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("generate: %v\n%s", err, errs)
 	}
-	want, err := exec.Command(bin, "render", "-p", filepath.Join(dir, "profiles/dev.yaml"), "-t", "tenant-b", filepath.Join(dir, "templates")).Output()
+	// From here, dir is outside the repository's root: say it is the root.
+	want, err := exec.Command(bin, "render", "--root", dir, "-p", filepath.Join(dir, "profiles/dev.yaml"), "-t", "tenant-b", filepath.Join(dir, "templates")).Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 func fnCmd(h *host) *cobra.Command {
 	var sf secretFlags
+	var rf rootFlags
 	var o render.Options
 	c := &cobra.Command{
 		Use:   "fn [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]...",
@@ -20,15 +21,22 @@ standard input, render its items through the same stages as krender render,
 and write the ResourceList, with krender check's findings in results, to
 standard output. functionConfig is apiVersion: krender.io/v1alpha1,
 kind: Render, with spec.profile (a path from the directory the function runs
-in), spec.tenant and spec.set. On an error nothing is written to standard
-output.`,
+in), spec.tenant and spec.set. The profile and every file it names must lie
+within the root (--root; by default the git work tree holding the directory
+the function runs in; see docs/security.md). On an error nothing is written
+to standard output.`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			root, err := rf.resolve(h.fsys)
+			if err != nil {
+				return err
+			}
+			o.Root = root
 			if err := h.secrets(&o, &sf); err != nil {
 				return err
 			}
 			var out bytes.Buffer
-			notes, err := krm.Run(h.stdin, &out, h.fsys, o.Secrets)
+			notes, err := krm.Run(h.stdin, &out, h.fsys, o.Secrets, root)
 			if err != nil {
 				return err
 			}
@@ -38,5 +46,6 @@ output.`,
 		},
 	}
 	sf.register(c)
+	rf.register(c)
 	return c
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/lint"
+	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/render"
@@ -86,7 +87,7 @@ func (h *host) masked(w io.Writer) *redact.Writer { return redact.NewWriter(w, h
 // secrets reads --set-env and --set-file into o, and from then on every
 // masked output hides their values.
 func (h *host) secrets(o *render.Options, f *secretFlags) error {
-	s, err := f.resolve(h.fsys, h.env)
+	s, err := f.resolve(h.fsys, h.env, o.Root)
 	if err != nil {
 		return err
 	}
@@ -152,12 +153,36 @@ func renderFlags(c *cobra.Command, o *render.Options, h *host) {
 	o.LimitMemory = limitMemory
 	var sf secretFlags
 	sf.register(c)
-	c.PreRunE = func(*cobra.Command, []string) error { return h.secrets(o, &sf) }
+	var rf rootFlags
+	rf.register(c)
+	c.PreRunE = func(*cobra.Command, []string) (err error) {
+		if o.Root, err = rf.resolve(h.fsys); err != nil {
+			return err
+		}
+		return h.secrets(o, &sf)
+	}
 	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
 	c.Flags().StringVar(&o.Namespace, "namespace", "", "namespace of objects that name none (default: the profile's, else \"default\")")
 	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
+}
+
+// rootFlags are --root and --load-restrictor: where the files a profile
+// names must lie (see package loadroot and docs/security.md).
+type rootFlags struct{ dir, mode string }
+
+func (f *rootFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&f.dir, "root", "", "the directory every file a profile names must lie within (default: the top of the git work tree holding the current directory, else the current directory)")
+	c.Flags().StringVar(&f.mode, "load-restrictor", "rootOnly", "rootOnly: files a profile names and links in template directories must lie within --root; none: no check (kustomize's LoadRestrictionsRootOnly and LoadRestrictionsNone are accepted too)")
+}
+
+func (f *rootFlags) resolve(fsys render.FS) (*loadroot.Root, error) {
+	mode, err := loadroot.ParseMode(f.mode)
+	if err != nil {
+		return nil, err
+	}
+	return loadroot.New(fsys, f.dir, mode)
 }
 
 // shardFlag reads --shard i/n.

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/render"
 )
@@ -29,7 +30,9 @@ func (f *secretFlags) register(c *cobra.Command) {
 // resolve reads the secrets. Errors name flags and sources, never values.
 // An empty value is an error: a CI secret that is not defined arrives as an
 // empty variable, and rendering it would deploy an empty password.
-func (f *secretFlags) resolve(fsys render.FS, lookup LookupEnv) ([]render.Secret, error) {
+//
+// A file in the root must not be a link out of it (loadroot.Root.CheckGiven).
+func (f *secretFlags) resolve(fsys render.FS, lookup LookupEnv, root *loadroot.Root) ([]render.Secret, error) {
 	var out []render.Secret
 	for _, arg := range f.env {
 		name, envVar, _ := strings.Cut(arg, "=")
@@ -53,6 +56,9 @@ func (f *secretFlags) resolve(fsys render.FS, lookup LookupEnv) ([]render.Secret
 		from := "--set-file " + arg
 		if !ok || name == "" || path == "" {
 			return nil, fmt.Errorf("%s: want NAME=PATH", from)
+		}
+		if err := root.CheckGiven("file of --set-file", path); err != nil {
+			return nil, err
 		}
 		b, err := fsys.ReadFile(path)
 		if err != nil {
