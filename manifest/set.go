@@ -21,9 +21,9 @@ type Set struct {
 	// Missing are variables the profile declares without a value that this
 	// run did not give: a reference to one is an error wherever it is.
 	Missing map[string]filepos.Pos
-	Objects   []*Object
-	Notes     []filepos.Note
-	Limits    Limits // the run's; a stage that multiplies objects checks Objects before it does
+	Objects []*Object
+	Notes   []filepos.Note
+	Limits  Limits // the run's; a stage that multiplies objects checks Objects before it does
 	// Redact hides this unit's secret values in a message (nil: none).
 	// Notes go through it; so must anything else a stage prints.
 	Redact func(string) string

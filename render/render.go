@@ -38,8 +38,8 @@ type Options struct {
 	// Strict reads custom resources' strings and annotation values as
 	// Kubernetes reads names (--strict; the profile's substitution.strict).
 	Strict bool
-	Paths     []string // templates: files or directories
-	Shard     Shard    // render only this slice of the tenants
+	Paths  []string // templates: files or directories
+	Shard  Shard    // render only this slice of the tenants
 	// Check builds the stage `krender check` adds after the others (its
 	// linter); with one, undefined variables are its findings, not errors.
 	Check func(*profiles.Profile) (Stage, error)
