@@ -317,3 +317,20 @@ func fromLibrary(s *runtime.Scheme) map[API]Status {
 }
 
 func release(major, minor int) Version { return Version{major, minor} }
+
+// BuiltinGroup reports whether group is one of Kubernetes' own API groups
+// ("" is the core group), whose fields the API server and its controllers
+// read as written. Every other group is a custom resource's.
+func BuiltinGroup(group string) bool { return builtinGroups()[group] }
+
+var builtinGroups = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"apiregistration.k8s.io": true} // kube-aggregator's, outside k8s.io/api
+	for a := range table() {
+		g, _, found := strings.Cut(a.APIVersion, "/")
+		if !found {
+			g = ""
+		}
+		m[g] = true
+	}
+	return m
+})

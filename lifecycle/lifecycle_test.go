@@ -303,3 +303,16 @@ func TestBuiltIn(t *testing.T) {
 		}
 	}
 }
+
+func TestBuiltinGroup(t *testing.T) {
+	for g, want := range map[string]bool{
+		"": true, "apps": true, "batch": true, "networking.k8s.io": true, "rbac.authorization.k8s.io": true,
+		"apiextensions.k8s.io": true, "admissionregistration.k8s.io": true, "apiregistration.k8s.io": true,
+		"gateway.networking.k8s.io": false, "cluster.x-k8s.io": false, "monitoring.coreos.com": false,
+		"snapshot.storage.k8s.io": false, "beat.k8s.elastic.co": false,
+	} {
+		if got := BuiltinGroup(g); got != want {
+			t.Errorf("BuiltinGroup(%q) = %v, want %v", g, got, want)
+		}
+	}
+}

@@ -17,7 +17,9 @@ import (
 
 var rules = []Rule{
 	{ID: subst.UnresolvedRule, Severity: filepos.Err, check: unresolvedVar,
-		Summary: "a ${NAME} outside runtime places that the profile does not define"},
+		Summary: "an undefined ${NAME} where Kubernetes reads the string, a profile variable declared without a value and not given, or a misspelt one (errors); one an unknown reader keeps, or a program's name that looks misspelt (warnings)"},
+	{ID: "var-default", Severity: filepos.Info, check: varDefault,
+		Summary: "a default (${NAME:-word}) krender applied, or one left for a script's shell although the profile defines NAME"},
 	{ID: "unknown-field", Severity: filepos.Err, check: unknownField,
 		Summary: "a field the API server rejects under --validate=strict (misspelled or wrongly typed) or prunes: built-in kinds, and custom resources whose CRD is known"},
 	{ID: "crd-schema", Severity: filepos.Err, check: crdSchema,
@@ -47,13 +49,34 @@ var rules = []Rule{
 // at the one template position. One whose scalar a later stage replaced is
 // reported too, since render refuses it as well.
 func unresolvedVar(c *ctx) {
-	names := c.set.VarNames()
 	c.eachRef(func(o *manifest.Object, r manifest.Ref, _ bool) {
-		if r.Defined || r.Runtime != "" || r.Kept != "" {
-			return
+		switch r.Verdict {
+		case manifest.Wrong:
+			fix := subst.Hint(r)
+			if r.Reader == subst.Kubernetes || r.Reader == subst.Unknown {
+				fix = fmt.Sprintf("add %s to the profile's vars (or --set %s=...) or fix the spelling; %s", r.Name, r.Name, fix)
+			}
+			c.reportAt(o, r.Pos, filepos.Err, r.Problem, strings.TrimSuffix(fix, "; "))
+		case manifest.Questioned, manifest.TypoWarning:
+			c.reportAt(o, r.Pos, filepos.Warning, r.Problem, subst.Hint(r))
 		}
-		c.reportAt(o, r.Pos, filepos.Err, subst.UndefinedMessage(r, names),
-			fmt.Sprintf("add %s to the profile's vars (or --set %s=...) or fix the spelling; %s", r.Name, r.Name, subst.KeepHint))
+	})
+}
+
+// varDefault lists every default form krender applied, so that no text
+// changes without a line that says so, and the default forms a script keeps
+// although the profile defines the name.
+func varDefault(c *ctx) {
+	c.eachRef(func(o *manifest.Object, r manifest.Ref, live bool) {
+		switch {
+		case !live || r.Op == "":
+		case r.Applied:
+			c.reportAt(o, r.Pos, filepos.Info, fmt.Sprintf("%s: %s is not defined, so its default %q is written", r.Text, r.Name, r.Word),
+				"define "+r.Name+" in the profile to set it")
+		case r.Defined && r.Reader == subst.Program:
+			c.reportAt(o, r.Pos, filepos.Info, fmt.Sprintf("%s stays as written for the shell that runs this %s: the profile's %s does not reach it", r.Text, r.Runtime, r.Name),
+				"write ${"+r.Name+"} to substitute the profile's value")
+		}
 	})
 }
 
@@ -73,8 +96,22 @@ func unknownField(c *ctx) {
 
 func runtimeVarShadowed(c *ctx) {
 	c.eachRef(func(o *manifest.Object, r manifest.Ref, live bool) {
-		if !live || !r.Defined || !workload.ShellKind(r.Runtime).Shell() {
-			return // gone from the output, or a template or config file: no environment of its own
+		if !live || !r.Defined || r.Reader != subst.Program || r.Kept != "" || r.Op != "" {
+			return
+		}
+		if !workload.ShellKind(r.Runtime).Shell() {
+			// A config file, a template, a custom resource: warn only where
+			// the object says the program has a variable of that name.
+			why := shadowEvidence(r)
+			if why == "" && workload.ShellKind(r.Runtime) == workload.ConfigData && isScript(r) {
+				c.reportAt(o, r.Pos, filepos.Info, fmt.Sprintf("%s in the script %s is a deploy-time variable: krender substitutes it at render time", r.Text, r.Field),
+					fmt.Sprintf("to read the process's variable at run time, annotate the object %s%s: %s", manifest.DirectivePrefix, subst.RuntimeVarsDirective, r.Name))
+			}
+			if why != "" {
+				c.reportAt(o, r.Pos, filepos.Warning, fmt.Sprintf("%s in %s is substituted at render time, but it is %s: the program probably means its own", r.Text, r.Field, why),
+					fmt.Sprintf("annotate the object %s%s: %s to keep it as written, or rename the profile variable", manifest.DirectivePrefix, subst.RuntimeVarsDirective, r.Name))
+			}
+			return
 		}
 		sev := filepos.Info
 		msg := fmt.Sprintf("%s in a %s is a deploy-time variable: krender substitutes it at render time", r.Text, r.Runtime)
@@ -82,9 +119,25 @@ func runtimeVarShadowed(c *ctx) {
 			sev = filepos.Warning
 			msg = fmt.Sprintf("%s is substituted at render time, but container %q also sets env %s: the script probably means the container's value",
 				r.Text, manifest.ScalarAt(ctr, "name"), r.Name)
+		} else if why := shadowEvidence(r); why != "" {
+			sev = filepos.Warning
+			msg = fmt.Sprintf("%s is substituted at render time, but it is %s: the script probably means its own", r.Text, why)
 		}
 		c.reportAt(o, r.Pos, sev, msg, fmt.Sprintf("to read the container's variable at run time, rename it or write $(printenv %s)", r.Name))
 	})
+}
+
+// isScript: ConfigMap/Secret data a shell runs (a .sh key, or a #! line).
+func isScript(r manifest.Ref) bool {
+	return strings.HasSuffix(r.Field, ".sh]") || strings.HasSuffix(r.Field, ".bash]") || strings.HasPrefix(r.Node.Value, "#!")
+}
+
+// shadowEvidence says why the program reading r has a variable of r's name.
+func shadowEvidence(r manifest.Ref) string {
+	if r.Evidence == "" && subst.StandardVar(r.Name) {
+		return subst.EvidenceStandard
+	}
+	return r.Evidence
 }
 
 // WritesEtcHosts reports whether a script writes /etc/hosts.

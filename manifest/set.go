@@ -18,18 +18,25 @@ type Set struct {
 	Tenant    string
 	Namespace string            // where objects without metadata.namespace live
 	Vars      map[string]string // the deploy-time variables this unit is rendered with
-	Objects   []*Object
-	Notes     []filepos.Note
-	Limits    Limits // the run's; a stage that multiplies objects checks Objects before it does
+	// Missing are variables the profile declares without a value that this
+	// run did not give: a reference to one is an error wherever it is.
+	Missing map[string]filepos.Pos
+	Objects []*Object
+	Notes   []filepos.Note
+	Limits  Limits // the run's; a stage that multiplies objects checks Objects before it does
 	// Redact hides this unit's secret values in a message (nil: none).
 	// Notes go through it; so must anything else a stage prints.
 	Redact func(string) string
 }
 
-// VarNames are the names of s.Vars, sorted, for did-you-mean suggestions.
+// VarNames are the names of s.Vars and s.Missing, sorted, for
+// did-you-mean suggestions.
 func (s *Set) VarNames() []string {
-	names := make([]string, 0, len(s.Vars))
+	names := make([]string, 0, len(s.Vars)+len(s.Missing))
 	for n := range s.Vars {
+		names = append(names, n)
+	}
+	for n := range s.Missing {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -42,13 +49,41 @@ type Ref struct {
 	Text    string // as written: `$NAME` or `${NAME}`
 	Name    string
 	Defined bool   // a profile variable: substituted at render time
-	Runtime string // non-empty: inside a script (what kind), so an undefined name is the container's
+	Runtime string // non-empty: a program reads it at run time (the place, or the evidence), so an undefined name is that program's
+	// Reader is who reads the string: "Kubernetes", "program", "unknown"
+	// or "nobody" (docs/substitution.md); it decides what an undefined
+	// name means.
+	Reader string
+	// Evidence says why a program owns the name (assigned in the same
+	// script, a container's env, a declared parameter, a Go template...);
+	// with a defined name, the substitution may shadow the program's own.
+	Evidence string
+	Field    string // the field path in the object, as a reader sees it: spec.config
+	// Op and Word are a default form's (`${NAME:-word}`): Op is ":-",
+	// "-", ":=" or "=". Applied means Word replaced the reference.
+	Op, Word string
+	Applied  bool
 	// Kept, when non-empty, says why the reference stays as written though
 	// it is in no runtime place: the object opts out of substitution (then
 	// even a defined name stays), or unresolved-var is silenced for it.
 	Kept string
-	Node *yaml.Node // the scalar it was found in (after substitution); copies of the object point at their own
+	// Verdict is what substitution concluded: nothing to say, a warning or
+	// an error (Problem says why). render refuses exactly the errors that
+	// check reports, and check's unresolved-var rule reports both.
+	Verdict Verdict
+	Problem string
+	Node    *yaml.Node // the scalar it was found in (after substitution); copies of the object point at their own
 }
+
+// Verdict is what an undefined (or undeclared-valued) reference means.
+type Verdict uint8
+
+const (
+	Fine        Verdict = iota // substituted, or left for its reader without a word
+	Questioned                 // left as written, with a warning
+	Wrong                      // an error: render refuses it
+	TypoWarning                // left for its program; check warns it looks like a misspelt profile variable
+)
 
 // Note records something the user should see on stderr.
 func (s *Set) Note(sev filepos.Severity, pos filepos.Pos, msg string) {

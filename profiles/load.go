@@ -399,11 +399,11 @@ func decodeVars(path string, n *yaml.Node) (Vars, error) {
 		if val.Kind != yaml.ScalarNode {
 			return filepos.Errorf(at(path, val), "variable %s must be a string, number or boolean", key.Value)
 		}
-		v := val.Value
-		if val.Tag == "!!null" {
+		v, declared := val.Value, val.Tag == "!!null"
+		if declared {
 			v = ""
 		}
-		vars = append(vars, Var{Name: key.Value, Value: v, Pos: at(path, val)})
+		vars = append(vars, Var{Name: key.Value, Value: v, Pos: at(path, val), Declared: declared})
 		return nil
 	})
 	return vars, err

@@ -63,6 +63,11 @@ type Var struct {
 	Name  string
 	Value string
 	Pos   filepos.Pos // where the value was set (the last file that set it)
+	// Declared: written with no value (`DB_PASSWORD: ~`), meaning this run
+	// must give it (--set, --set-env, --set-file or a profile that extends
+	// this one). Until one does, the name is not defined, and a reference to
+	// it is an error wherever it is.
+	Declared bool
 }
 
 // Vars is an ordered set of variables; later Set calls override.
@@ -98,11 +103,28 @@ func (vs Vars) Merge(over Vars) Vars {
 	return out
 }
 
-// Map is the variables as a map, for lookups on hot paths.
+// Map is the variables that have a value, for lookups on hot paths.
 func (vs Vars) Map() map[string]string {
 	m := make(map[string]string, len(vs))
 	for _, v := range vs {
-		m[v.Name] = v.Value
+		if !v.Declared {
+			m[v.Name] = v.Value
+		}
+	}
+	return m
+}
+
+// Missing are the variables declared without a value that nothing gave
+// one, with where each was declared.
+func (vs Vars) Missing() map[string]filepos.Pos {
+	var m map[string]filepos.Pos
+	for _, v := range vs {
+		if v.Declared {
+			if m == nil {
+				m = map[string]filepos.Pos{}
+			}
+			m[v.Name] = v.Pos
+		}
 	}
 	return m
 }
@@ -197,6 +219,11 @@ type HashReference struct {
 // another program reads at run time) with the user's own kinds.
 type Substitution struct {
 	RuntimeFields []RuntimeField `yaml:"runtimeFields"`
+	// Strict reads every string whose reader krender cannot tell (custom
+	// resources' fields, annotation values) as Kubernetes reads a name: an
+	// undefined ${NAME} there is an error. Flux's strict mode, for teams
+	// whose custom resources carry deploy-time placeholders.
+	Strict *bool `yaml:"strict"`
 }
 
 // RuntimeField is one field in kustomize's field-spec syntax, as in
@@ -222,7 +249,11 @@ func (f *RuntimeField) UnmarshalYAML(n *yaml.Node) error {
 // Merge adds a later file's runtime fields to an earlier one's; an entry
 // for the same kind, group and path replaces the earlier.
 func (s Substitution) Merge(over Substitution) Substitution {
-	return Substitution{RuntimeFields: mergeFieldSpecs(s.RuntimeFields, over.RuntimeFields,
+	strict := s.Strict
+	if over.Strict != nil {
+		strict = over.Strict
+	}
+	return Substitution{Strict: strict, RuntimeFields: mergeFieldSpecs(s.RuntimeFields, over.RuntimeFields,
 		func(f RuntimeField) [3]string { return [3]string{f.Kind.Value, f.Group.Value, f.Path.Value} })}
 }
 

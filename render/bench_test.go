@@ -25,7 +25,7 @@ func BenchmarkSubstitute(b *testing.B) {
 		}
 		b.StartTimer()
 		for _, o := range clones {
-			e.subst.Substitute(o, vars)
+			e.subst.Substitute(o, vars, nil)
 		}
 	}
 	perObject(b, len(clones))

@@ -36,8 +36,11 @@ type Options struct {
 	Tenants   []string // restrict to these tenants; empty: all
 	Set       []string // NAME=VALUE overrides, highest precedence
 	Namespace string   // default namespace; overrides the profile's
-	Paths     []string // templates: files or directories
-	Shard     Shard    // render only this slice of the tenants
+	// Strict reads custom resources' strings and annotation values as
+	// Kubernetes reads names (--strict; the profile's substitution.strict).
+	Strict bool
+	Paths  []string // templates: files or directories
+	Shard  Shard    // render only this slice of the tenants
 	// Check builds the stage `krender check` adds after the others (its
 	// linter); with one, undefined variables are its findings, not errors.
 	Check func(*profiles.Profile) (Stage, error)
@@ -132,6 +135,9 @@ func New(fsys FS, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
+	if err := checkOverrides(p, set, tpls); err != nil {
+		return nil, err
+	}
 	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls)}
 	for _, t := range tpls {
 		n := 0
@@ -151,7 +157,10 @@ func New(fsys FS, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
-	e.subst = subst.New(p, check != nil)
+	e.subst = subst.New(p, check != nil, tpls)
+	if opts.Strict {
+		e.subst.Strict = true
+	}
 	var redacted Stage
 	if opts.Redact {
 		redacted = redact.Stage{Values: SecretValues(opts.Secrets)}
@@ -224,7 +233,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 // Render produces one unit's objects: a copy of every template, through
 // every stage. It never touches the parsed templates.
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
-	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Limits: e.limits}
+	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Missing: u.Vars.Missing(), Limits: e.limits}
 	s.Redact = redactor(e.secret, s.Vars)
 	s.Objects = make([]*manifest.Object, len(e.Templates))
 	for i, t := range e.Templates {

@@ -2,10 +2,17 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/subst"
+	"github.com/krender/krender/subst/shellformat"
 )
 
 // Secret is a deploy-time variable from one of CI's secrets.
@@ -52,4 +59,64 @@ func addSecrets(set profiles.Vars, secrets []Secret) (profiles.Vars, error) {
 		set = set.Set(profiles.Var{Name: s.Name, Value: s.Value, Pos: filepos.Pos{File: SecretPrefix + s.From}})
 	}
 	return set, nil
+}
+
+// checkOverrides refuses a --set, --set-env or --set-file that names
+// nothing: a variable the profile chain neither defines nor declares and no
+// template references is a misspelling (`--set IMAGE_TAGG=3`), and
+// accepting it would deploy the old value without a word.
+func checkOverrides(p *profiles.Profile, set profiles.Vars, tpls []*manifest.Object) error {
+	known := map[string]bool{}
+	for _, v := range p.Vars {
+		known[v.Name] = true
+	}
+	for _, t := range p.Tenants {
+		for _, v := range t.Vars {
+			known[v.Name] = true
+		}
+	}
+	var referenced map[string]bool
+	for _, v := range set {
+		if known[v.Name] {
+			continue
+		}
+		if referenced == nil {
+			referenced = templateNames(tpls)
+		}
+		if referenced[v.Name] {
+			continue
+		}
+		flag := "--set " + v.Name
+		if IsSecret(v) {
+			flag = strings.TrimPrefix(v.Pos.File, SecretPrefix)
+		}
+		names := slices.Sorted(maps.Keys(known))
+		for n := range referenced {
+			if !known[n] {
+				names = append(names, n)
+			}
+		}
+		msg := fmt.Sprintf("%s: %s is not a variable of the profile and no template references it", flag, v.Name)
+		if s := subst.Suggest(v.Name, names); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		return fmt.Errorf("%s", msg)
+	}
+	return nil
+}
+
+// templateNames are the names every template references, defaults included.
+func templateNames(tpls []*manifest.Object) map[string]bool {
+	names := map[string]bool{}
+	for _, t := range tpls {
+		manifest.WalkScalars(t.Node, func(n *yaml.Node, _ bool) {
+			if strings.IndexByte(n.Value, '$') < 0 {
+				return
+			}
+			for _, r := range shellformat.ScanDefaults(n.Value) {
+				names[r.Name] = true
+			}
+		})
+	}
+	return names
 }

@@ -14,7 +14,7 @@ import (
 // reference: like `envsubst -v`, but per place and per tenant.
 func (e *Engine) WriteVars(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tACTION")
+	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tREADER\tACTION")
 	for _, u := range e.Units {
 		vars := u.Vars.Map()
 		for _, v := range u.Vars {
@@ -27,12 +27,12 @@ func (e *Engine) WriteVars(w io.Writer) error {
 			tenant = "-"
 		}
 		for _, t := range e.Templates {
-			refs, err := e.subst.Substitute(t.Clone(), vars)
+			refs, err := e.subst.Substitute(t.Clone(), vars, u.Vars.Missing())
 			if err != nil {
 				return err
 			}
 			for _, oc := range refs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, action(oc, vars, e.secret))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, oc.Reader, action(oc, vars, e.secret))
 			}
 		}
 	}
@@ -57,12 +57,20 @@ func action(oc manifest.Ref, vars map[string]string, secret map[string]bool) str
 		return "not substituted (" + oc.Kept + ")"
 	case oc.Kept != "":
 		return "left as written (" + oc.Kept + ")"
+	case oc.Applied:
+		return fmt.Sprintf("default %q written (%s is not defined)", oc.Word, oc.Name)
 	case oc.Defined && oc.Runtime != "":
 		return fmt.Sprintf("substituted (%s) inside %s", value, oc.Runtime)
 	case oc.Defined:
 		return fmt.Sprintf("substituted (%s)", value)
+	case oc.Verdict == manifest.Wrong:
+		return "ERROR: " + oc.Problem + " (render fails)"
+	case oc.Verdict == manifest.Questioned:
+		return "left as written, with a warning (unknown reader: declare it without a value, or substitution.strict, to make it an error)"
+	case oc.Verdict == manifest.TypoWarning:
+		return "left for run time (" + oc.Runtime + "); check warns: " + oc.Problem
 	case oc.Runtime != "":
 		return "left for run time (" + oc.Runtime + ")"
 	}
-	return "UNDEFINED: not in the profile (render fails)"
+	return "left as written (no upper-case letter: not a deploy-time name)"
 }

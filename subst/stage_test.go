@@ -46,7 +46,7 @@ metadata:
   name: flux-other-$A
   annotations: {kustomize.toolkit.fluxcd.io/substitute: enabled}
 `)
-	if err := New(&profiles.Profile{}, false).Apply(s); err != nil {
+	if err := New(&profiles.Profile{}, false, nil).Apply(s); err != nil {
 		t.Fatal(err)
 	}
 	want := `t.yaml:3:14 $A defined=true runtime="" kept="krender.io/substitute: disabled"
@@ -67,7 +67,7 @@ t.yaml:13:20 $A defined=true runtime="" kept=""
 
 func TestOptOutNeedsItsOneValue(t *testing.T) {
 	s := parseSet(t, "kind: ConfigMap\nmetadata:\n  name: c\n  annotations: {krender.io/substitute: disable}\n")
-	err := New(&profiles.Profile{}, false).Apply(s)
+	err := New(&profiles.Profile{}, false, nil).Apply(s)
 	if err == nil || err.Error() != `t.yaml:4:17: krender.io/substitute: "disable": the only value is "disabled" (no substitution in this object)` {
 		t.Fatalf("got %v", err)
 	}
@@ -88,7 +88,7 @@ metadata:
   labels: {x: $NOPE}
 `
 	s := parseSet(t, text)
-	err := New(&profiles.Profile{}, false).Apply(s)
+	err := New(&profiles.Profile{}, false, nil).Apply(s)
 	if err == nil || err.Error() != "t.yaml:10:15: undefined variable $NOPE: not in the profile's vars or --set; "+KeepHint {
 		t.Fatalf("only the second object fails: %v", err)
 	}
@@ -102,7 +102,7 @@ t.yaml:10:15 $NOPE defined=false runtime="" kept=""
 
 	s = parseSet(t, text)
 	p := &profiles.Profile{Check: profiles.Check{Disable: []profiles.Str{{Value: UnresolvedRule}}}}
-	if err := New(p, false).Apply(s); err != nil {
+	if err := New(p, false, nil).Apply(s); err != nil {
 		t.Fatalf("check.disable silences every object: %v", err)
 	}
 	if got := refsOf(s); !strings.Contains(got, `t.yaml:10:15 $NOPE defined=false runtime="" kept="the profile's check.disable: [unresolved-var]"`) {
@@ -121,9 +121,18 @@ spec:
 	p := &profiles.Profile{Substitution: profiles.Substitution{RuntimeFields: []profiles.RuntimeField{
 		{Kind: profiles.Str{Value: "Foo"}, Group: profiles.Str{Value: "example.com"}, Keys: []string{"spec", "scripts", "body"}},
 	}}}
-	err := New(p, false).Apply(s)
+	if err := New(p, false, nil).Apply(s); err != nil {
+		t.Fatalf("a custom resource's own field is an unknown reader's, kept with a warning: %v", err)
+	}
+	if len(s.Notes) != 1 || !strings.Contains(s.Notes[0].Msg, "Foo/f keeps $RUN (spec.other) as written") {
+		t.Fatalf("one warning for the object: %v", s.Notes)
+	}
+	strict := parseSet(t, string(s.Objects[0].Src.Text))
+	st := New(p, false, nil)
+	st.Strict = true
+	err := st.Apply(strict)
 	if err == nil || !strings.HasPrefix(err.Error(), "t.yaml:6:10: undefined variable $RUN") {
-		t.Fatalf("only the field outside the runtime place fails: %v", err)
+		t.Fatalf("under strict, only the field outside the runtime place fails: %v", err)
 	}
 	want := `t.yaml:5:25 $RUN defined=false runtime="runtime field of the profile" kept=""
 t.yaml:5:30 $A defined=true runtime="runtime field of the profile" kept=""

@@ -39,21 +39,35 @@ const (
 	Disabled      = "disabled"
 )
 
+// RuntimeVarsDirective is krender.io/runtime-vars: names a program in the
+// object reads as its own although the profile defines them (a script's
+// $ENV beside the profile's ENV). They stay as written in that object.
+const RuntimeVarsDirective = "runtime-vars"
+
 // Stage substitutes each unit's variables (Set.Vars: the profile's after
 // extends, the tenant layer and --set; never the environment) and records
-// every reference on its object.
+// every reference on its object, with its reader and verdict.
 type Stage struct {
 	// AllowUnresolved keeps going past undefined variables, leaving them in
 	// the objects' Refs for a checker to report as findings.
 	AllowUnresolved bool
+	// Strict reads strings of unknown readers as Kubernetes reads names
+	// (the profile's substitution.strict, or --strict).
+	Strict bool
 
 	places  []workload.Place // the profile's runtime fields
 	ruleOff bool             // the profile's check.disable names UnresolvedRule
+	crds    crdIndex
 }
 
 // New builds the stage for a profile; check is set for `krender check`.
-func New(p *profiles.Profile, check bool) *Stage {
-	st := &Stage{AllowUnresolved: check}
+// templates are the parsed templates: their CRDs tell which fields of a
+// custom resource the API server reads as numbers or booleans.
+func New(p *profiles.Profile, check bool, templates []*manifest.Object) *Stage {
+	st := &Stage{AllowUnresolved: check, crds: indexCRDs(templates)}
+	if p.Substitution.Strict != nil {
+		st.Strict = *p.Substitution.Strict
+	}
 	for _, f := range p.Substitution.RuntimeFields {
 		st.places = append(st.places, workload.Place{Kind: f.Kind.Value, Group: f.Group.Value, Keys: f.Keys, Label: workload.ProfileField})
 	}
@@ -65,69 +79,206 @@ func New(p *profiles.Profile, check bool) *Stage {
 	return st
 }
 
+// AddCRDs makes more CRDs (check's --crds) known; call before Apply.
+func (st *Stage) AddCRDs(objs []*manifest.Object) {
+	for k, v := range indexCRDs(objs) {
+		if _, ok := st.crds[k]; !ok {
+			st.crds[k] = v
+		}
+	}
+}
+
 func (st *Stage) Apply(s *manifest.Set) error {
 	var errs filepos.List
 	names := s.VarNames()
 	for _, o := range s.Objects {
-		refs, err := st.Substitute(o, s.Vars)
+		refs, err := st.Substitute(o, s.Vars, s.Missing)
 		if err != nil {
 			errs = filepos.Append(errs, err)
 			continue
 		}
 		o.Refs = refs
-		if !st.AllowUnresolved {
-			errs = append(errs, Unresolved(o.Refs, names)...)
+		if st.AllowUnresolved {
+			continue
+		}
+		errs = append(errs, Unresolved(o.Refs, names)...)
+		if w, pos := questioned(o); w != "" {
+			s.Note(filepos.Warning, pos, w)
 		}
 	}
 	return errs.Err()
 }
 
+// directiveKey: a strategic-merge patch's directive keys look like
+// references and are not.
+func directiveKey(k string) bool {
+	return k == "$patch" || k == "$retainKeys" ||
+		strings.HasPrefix(k, "$setElementOrder/") || strings.HasPrefix(k, "$deleteFromPrimitiveList/")
+}
+
+// scalarEnv is what deciding one object's references needs.
+type scalarEnv struct {
+	o        *manifest.Object
+	vars     map[string]string
+	missing  map[string]filepos.Pos
+	off      string          // the opt-out annotation, if any
+	kept     map[string]bool // krender.io/runtime-vars
+	shell    map[*yaml.Node]workload.ShellKind
+	reader   objectReader
+	evidence *objectEvidence
+}
+
 // Substitute replaces the whitelisted references in every scalar of o, keys
 // included. It works on parsed scalars, never on text, so no value can change
-// the document's structure. It returns every reference it saw.
-func (st *Stage) Substitute(o *manifest.Object, vars map[string]string) ([]manifest.Ref, error) {
+// the document's structure. It returns every reference it saw, each with
+// its reader; judge gives them verdicts.
+func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos) ([]manifest.Ref, error) {
 	off, err := optOut(o)
 	if err != nil {
 		return nil, err
 	}
-	silenced := st.silenced(o)
-	lookup := func(name string) (string, bool) { v, ok := vars[name]; return v, ok }
-	var shell map[*yaml.Node]workload.ShellKind
+	env := &scalarEnv{o: o, vars: vars, missing: missing, off: off}
+	if v, _, ok := o.Directive(RuntimeVarsDirective); ok {
+		env.kept = map[string]bool{}
+		for _, n := range strings.Split(v, ",") {
+			env.kept[strings.TrimSpace(n)] = true
+		}
+	}
 	var occ []manifest.Ref
-	manifest.WalkScalars(o.Node, func(n *yaml.Node, key bool) {
-		if strings.IndexByte(n.Value, '$') < 0 {
+	prepared := false
+	walkPaths(o.Node, nil, func(n *yaml.Node, key bool, p path) {
+		if strings.IndexByte(n.Value, '$') < 0 || (key && directiveKey(n.Value)) {
 			return
 		}
-		refs := shellformat.Scan(n.Value)
-		if len(refs) == 0 {
-			return
+		if !prepared {
+			env.shell = workload.ShellScalars(o, st.places...)
+			env.reader = newObjectReader(o, st.crds, st.Strict)
+			prepared = true
 		}
-		if shell == nil && off == "" {
-			shell = workload.ShellScalars(o, st.places...)
-		}
-		pos := refPositions(o, n, refs)
-		for i, r := range refs {
-			_, def := vars[r.Name]
-			ref := manifest.Ref{Pos: pos[i], Text: r.Text(n.Value), Name: r.Name, Defined: def, Runtime: string(shell[n]), Node: n}
-			switch {
-			case off != "":
-				ref.Kept = off
-			case !def && ref.Runtime == "":
-				ref.Kept = silenced
-			}
-			occ = append(occ, ref)
-		}
-		if off != "" {
-			return
-		}
-		out, _ := shellformat.Expand(n.Value, lookup)
-		if out == n.Value {
-			return
-		}
-		whole := len(refs) == 1 && refs[0].Start == 0 && refs[0].End == len(n.Value)
-		setScalar(n, out, whole, key)
+		occ = append(occ, st.scalar(env, n, key, p)...)
 	})
+	judge(o, occ, defined(vars, missing), st.silenced(o))
 	return occ, nil
+}
+
+// defined lists the names a reference may have misspelt.
+func defined(vars map[string]string, missing map[string]filepos.Pos) []string {
+	names := make([]string, 0, len(vars)+len(missing))
+	for n := range vars {
+		names = append(names, n)
+	}
+	for n := range missing {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// missingMessage: rule 1, a declared variable this run did not give.
+func missingMessage(name string, decl filepos.Pos) string {
+	return fmt.Sprintf("variable %s is declared without a value (%s) and this run gives none: give it with --set %s=VALUE, --set-env %s or --set-file %s=PATH, or in a profile that extends this one",
+		name, decl, name, name, name)
+}
+
+// scalar substitutes one scalar and returns its references.
+func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manifest.Ref {
+	reader, runtime := "", ""
+	if place := env.shell[n]; place != "" {
+		reader, runtime = Program, string(place)
+	} else {
+		reader = env.reader.of(p, key)
+	}
+	var refs []shellformat.Ref
+	if reader == Kubernetes || reader == Unknown {
+		refs = shellformat.ScanDefaults(n.Value)
+	} else {
+		refs = shellformat.Scan(n.Value)
+		if reader == Program {
+			refs = withShellDefaults(n.Value, refs)
+		}
+	}
+	if len(refs) == 0 {
+		return nil
+	}
+	var assigned map[string]bool
+	if reader == Program || reader == Unknown {
+		assigned = assignedNames(n.Value)
+		if env.evidence == nil {
+			env.evidence = collectEvidence(env.o.Node)
+		}
+	}
+	texts := make([]string, len(refs))
+	for i, r := range refs {
+		texts[i] = r.Text(n.Value)
+	}
+	pos := env.o.SourceOf(n).TextPositions(n, texts)
+	out := make([]manifest.Ref, len(refs))
+	replace := make([]bool, len(refs))
+	values := make([]string, len(refs))
+	for i, r := range refs {
+		v, def := env.vars[r.Name]
+		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Defined: def, Reader: reader, Runtime: runtime,
+			Field: p.String(), Op: r.Op, Word: r.Word, Node: n}
+		if reader == Program || reader == Unknown {
+			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
+			if ref.Evidence != "" && reader == Unknown {
+				ref.Reader, ref.Runtime = Program, ref.Evidence
+			}
+		}
+		_, missing := env.missing[r.Name]
+		switch {
+		case env.off != "":
+			ref.Kept = env.off
+		case env.kept[r.Name]:
+			ref.Kept = manifest.DirectivePrefix + RuntimeVarsDirective
+		case reader == Nobody:
+			ref.Kept = "a CRD's schema: documentation"
+		case ref.Reader == Program && r.HasDefault():
+			ref.Kept = "a default form: the shell evaluates it"
+		case missing:
+			ref.Verdict, ref.Problem = manifest.Wrong, missingMessage(r.Name, env.missing[r.Name])
+		case def:
+			replace[i], values[i] = true, r.Resolve(v, true)
+		case r.HasDefault() && ref.Reader == Kubernetes:
+			replace[i], values[i], ref.Applied = true, r.Word, true
+		}
+		out[i] = ref
+	}
+	if env.off != "" {
+		return out
+	}
+	k := 0
+	value := shellformat.Replace(n.Value, refs, func(shellformat.Ref) (string, bool) {
+		i := k
+		k++
+		return values[i], replace[i]
+	})
+	if value != n.Value {
+		whole := len(refs) == 1 && refs[0].Start == 0 && refs[0].End == len(n.Value)
+		setScalar(n, value, whole, key)
+	}
+	return out
+}
+
+// withShellDefaults adds, to a script's references, the default forms
+// (`${NAME:-word}`) GNU envsubst copies: they stay for the shell, and check
+// says so where the profile defines NAME.
+func withShellDefaults(s string, refs []shellformat.Ref) []shellformat.Ref {
+	if !strings.Contains(s, "${") {
+		return refs
+	}
+	var defs []shellformat.Ref
+	for _, r := range shellformat.ScanDefaults(s) {
+		if r.HasDefault() {
+			defs = append(defs, r)
+		}
+	}
+	if len(defs) == 0 {
+		return refs
+	}
+	out := append(refs[:len(refs):len(refs)], defs...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
 }
 
 // optOut names the annotation (or Flux label) that turns substitution off
@@ -189,18 +340,118 @@ func refPositions(o *manifest.Object, n *yaml.Node, refs []shellformat.Ref) []fi
 	return o.SourceOf(n).TextPositions(n, texts)
 }
 
-// Unresolved turns references that are neither defined, nor in a runtime
-// place, nor kept on purpose into errors: they are deploy-time variables the
-// profile lacks.
+// judge gives each reference of o its verdict. Outside the Kubernetes
+// reader, errors come only from evidence of a deploy-time mistake:
+//  1. a name the profile declares without a value, which this run did not give;
+//  2. a misspelling of a profile variable (an error where Kubernetes or an
+//     unknown reader reads it, a check warning in a program's string);
+//  3. an object that already has an undefined name Kubernetes reads is a
+//     deploy-time template: its other upper-case undefined names are errors too.
+//
+// Everything else an unknown reader holds is a warning when the name has an
+// upper-case letter, and nothing at all otherwise.
+func judge(o *manifest.Object, refs []manifest.Ref, defined []string, silenced string) {
+	defer func() {
+		if silenced == "" {
+			return
+		}
+		for i := range refs {
+			if refs[i].Verdict != manifest.Fine {
+				refs[i].Verdict, refs[i].Problem, refs[i].Kept = manifest.Fine, "", silenced
+			}
+		}
+	}()
+	template := ""
+	for i := range refs {
+		r := &refs[i]
+		if r.Defined || r.Kept != "" || r.Applied {
+			continue
+		}
+		typo := Typo(r.Name, defined)
+		switch {
+		case r.Problem != "": // declared without a value
+		case r.Reader == Kubernetes:
+			r.Verdict, r.Problem = manifest.Wrong, UndefinedMessage(*r, defined)
+			if template == "" {
+				template = fmt.Sprintf("%s at %s is one Kubernetes reads", r.Text, r.Pos)
+			}
+		case r.Reader == Unknown && typo != "":
+			r.Verdict, r.Problem = manifest.Wrong, UndefinedMessage(*r, defined)
+		case r.Reader == Unknown && hasUpper(r.Name):
+			r.Verdict, r.Problem = manifest.Questioned, fmt.Sprintf("%s in %s is not a profile variable: kept as written for the program that reads this resource", r.Text, r.Field)
+		case r.Reader == Program && typo != "":
+			r.Verdict, r.Problem = manifest.TypoWarning, fmt.Sprintf("%s is kept for the program that reads it (%s), but it looks like the profile's %s misspelt", r.Text, r.Runtime, typo)
+		}
+	}
+	if template == "" {
+		return
+	}
+	for i := range refs {
+		if r := &refs[i]; r.Verdict == manifest.Questioned && r.Evidence == "" {
+			r.Verdict = manifest.Wrong
+			r.Problem = UndefinedMessage(*r, defined) + "; this object is a deploy-time template (" + template + ")"
+		}
+	}
+}
+
+// Unresolved turns the references judged wrong into errors: what render
+// refuses and check reports as errors.
 func Unresolved(refs []manifest.Ref, defined []string) filepos.List {
 	var errs filepos.List
 	for _, r := range refs {
-		if r.Defined || r.Runtime != "" || r.Kept != "" {
-			continue
+		if r.Verdict == manifest.Wrong {
+			errs = append(errs, filepos.Errorf(r.Pos, "%s", r.Problem+hintFor(r)))
 		}
-		errs = append(errs, filepos.Errorf(r.Pos, "%s; %s", UndefinedMessage(r, defined), KeepHint))
 	}
 	return errs
+}
+
+// Hint is what to do about a reference's verdict.
+func Hint(r manifest.Ref) string {
+	switch {
+	case r.Verdict == manifest.Questioned:
+		return "if it is a deploy-time variable, declare it in the profile's vars without a value (" + r.Name + ": ~) or set substitution.strict: true; " +
+			"if the program's, annotate the object " + manifest.DirectivePrefix + IgnoreHint
+	case r.Verdict == manifest.TypoWarning:
+		return "fix the spelling, or annotate the object " + manifest.DirectivePrefix + RuntimeVarsDirective + ": " + r.Name + " if it is the program's"
+	case strings.Contains(r.Problem, "declared without a value"):
+		return ""
+	}
+	return KeepHint
+}
+
+func hintFor(r manifest.Ref) string {
+	if h := Hint(r); h != "" {
+		return "; " + h
+	}
+	return ""
+}
+
+// IgnoreHint silences unresolved-var for one object.
+const IgnoreHint = manifest.IgnoreDirective + ": " + UnresolvedRule
+
+// questioned is render's one warning for an object whose unknown readers
+// keep names that look like deploy-time variables.
+func questioned(o *manifest.Object) (string, filepos.Pos) {
+	var list []string
+	var first manifest.Ref
+	seen := map[string]bool{}
+	for _, r := range o.Refs {
+		if r.Verdict != manifest.Questioned || seen[r.Text+r.Field] {
+			continue
+		}
+		if len(list) == 0 {
+			first = r
+		}
+		seen[r.Text+r.Field] = true
+		list = append(list, r.Text+" ("+r.Field+")")
+	}
+	if len(list) == 0 {
+		return "", filepos.Pos{}
+	}
+	return fmt.Sprintf("%s/%s keeps %s as written: not profile variables, left for the program that reads this resource; "+
+		"if they are deploy-time variables, declare them in the profile's vars without a value (%s: ~) or set substitution.strict: true",
+		o.Kind(), o.Name(), strings.Join(list, ", "), first.Name), first.Pos
 }
 
 // KeepHint names the ways to keep a `$` that belongs to another program:
@@ -215,6 +466,36 @@ func UndefinedMessage(r manifest.Ref, defined []string) string {
 		msg += fmt.Sprintf(" (did you mean %s?)", s)
 	}
 	return msg
+}
+
+// Typo returns the defined name that name misspells, if it is evidence of
+// a deploy-time mistake: at least 4 characters with an upper-case letter,
+// and within a small edit distance for its length, or a change of case.
+func Typo(name string, defined []string) string {
+	if len(name) < 4 || !hasUpper(name) {
+		return ""
+	}
+	limit := 1
+	switch {
+	case len(name) >= 9:
+		limit = 3
+	case len(name) >= 6:
+		limit = 2
+	}
+	best, bestD := "", limit+1
+	for _, d := range defined {
+		if d == name {
+			return ""
+		}
+		dist := levenshtein.ComputeDistance(name, d)
+		if strings.EqualFold(name, d) {
+			dist = 0
+		}
+		if dist < bestD || dist == bestD && d < best {
+			best, bestD = d, dist
+		}
+	}
+	return best
 }
 
 // Suggest returns the defined name closest to name, if it is close enough to

@@ -31,7 +31,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	occ, _ := new(Stage).Substitute(objs[0], map[string]string{"A": "1"})
+	occ, _ := new(Stage).Substitute(objs[0], map[string]string{"A": "1"}, nil)
 	var got []string
 	for _, o := range occ {
 		got = append(got, fmt.Sprintf("%s %s %v %q", o.Pos, o.Text, o.Defined, o.Runtime))

@@ -165,6 +165,7 @@ func renderFlags(c *cobra.Command, o *render.Options, h *host) {
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
 	c.Flags().StringVar(&o.Namespace, "namespace", "", "namespace of objects that name none (default: the profile's, else \"default\")")
+	c.Flags().BoolVar(&o.Strict, "strict", false, "an undefined ${NAME} in a custom resource's string or an annotation value is an error, as in a field Kubernetes reads (the profile's substitution.strict)")
 	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
 }
 

@@ -10,10 +10,27 @@ package shellformat
 
 import "strings"
 
-// Ref is one reference: s[Start:End] is `$NAME` or `${NAME}`.
+// Ref is one reference: s[Start:End] is `$NAME` or `${NAME}`, or, from
+// ScanDefaults, `${NAME<Op>Word}`.
 type Ref struct {
 	Name       string
 	Start, End int
+	// Op is one of ":-", "-", ":=", "=" for a reference with a default
+	// (`${NAME:-word}`, the forms Cluster API and Flux templates use); Word
+	// is the default. Scan never sets them: GNU envsubst copies such text.
+	Op, Word string
+}
+
+// HasDefault reports whether r is `${NAME<op>word}`.
+func (r Ref) HasDefault() bool { return r.Op != "" }
+
+// Resolve is what a shell makes of r with value v (ok: NAME is set): the
+// value, or the word where the operator says so.
+func (r Ref) Resolve(v string, ok bool) string {
+	if r.Op != "" && (!ok || strings.HasPrefix(r.Op, ":") && v == "") {
+		return r.Word
+	}
+	return v
 }
 
 // Text is the reference as written.
@@ -37,6 +54,76 @@ func Scan(s string) []Ref {
 		}
 	}
 	return refs
+}
+
+// ScanDefaults is Scan that also reads `${NAME:-word}`, `${NAME-word}`,
+// `${NAME:=word}` and `${NAME=word}` as one reference each, where word holds
+// no `$`, `{` or `}` (a nested expression stays shell text, read as Scan reads
+// it). Only fields no shell reads take defaults: in a script the shell does.
+func ScanDefaults(s string) []Ref {
+	var refs []Ref
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		r, ok := defaultAt(s, i)
+		if !ok {
+			r, ok = refAt(s, i)
+		}
+		if ok {
+			refs = append(refs, r)
+			i = r.End - 1
+		}
+	}
+	return refs
+}
+
+func defaultAt(s string, i int) (Ref, bool) {
+	if i+2 >= len(s) || s[i+1] != '{' || !isNameStart(s[i+2]) {
+		return Ref{}, false
+	}
+	k := i + 3
+	for k < len(s) && isNameChar(s[k]) {
+		k++
+	}
+	name := s[i+2 : k]
+	var op string
+	for _, o := range []string{":-", ":=", "-", "="} {
+		if strings.HasPrefix(s[k:], o) {
+			op = o
+			break
+		}
+	}
+	if op == "" {
+		return Ref{}, false
+	}
+	w := k + len(op)
+	end := strings.IndexAny(s[w:], "${}")
+	if end < 0 || s[w+end] != '}' {
+		return Ref{}, false
+	}
+	return Ref{Name: name, Start: i, End: w + end + 1, Op: op, Word: s[w : w+end]}, true
+}
+
+// Replace writes s with each of refs (from Scan or ScanDefaults, in order)
+// for which f says ok replaced by f's text; everything else is copied.
+func Replace(s string, refs []Ref, f func(Ref) (string, bool)) string {
+	var b strings.Builder
+	last := 0
+	for _, r := range refs {
+		v, ok := f(r)
+		if !ok {
+			continue
+		}
+		b.WriteString(s[last:r.Start])
+		b.WriteString(v)
+		last = r.End
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 func refAt(s string, i int) (Ref, bool) {
