@@ -32,7 +32,7 @@ output.`,
 			if err != nil {
 				return err
 			}
-			printNotes(h.stderr, &render.Result{Notes: notes})
+			h.printNotes(h.stderr, &render.Result{Notes: notes})
 			_, err = out.WriteTo(h.stdout)
 			return err
 		},
