@@ -90,7 +90,7 @@ functionConfig:
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	out, errs, code = fn(list("app:${TAG}", "'80'"))
-	if code != 0 || strings.Count(out, "rule: unknown-field") != 1 || !strings.Contains(out, "(zones zone-a, zone-b)") || !strings.Contains(out, "name: api-a\n            field:") {
+	if code != 0 || strings.Count(out, "rule: unknown-field") != 1 || !strings.Contains(out, "(zones zone-a, zone-b)") || !strings.Contains(out, "name: api-a\n    field:") {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errs, out)
 	}
 }
