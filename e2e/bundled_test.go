@@ -301,7 +301,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findings, _, err := lint.Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, lint.Config{})
+	findings, err := lint.Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, lint.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,17 @@ func (l List) Err() error {
 	}
 	sorted := append(List(nil), l...)
 	slices.SortStableFunc(sorted, func(a, b *Error) int { return a.Pos.Compare(b.Pos) })
-	return sorted
+	// One mistake in a template repeats in every copy made of it (zone
+	// copies, injected fragments): say it once.
+	seen := make(map[Error]bool, len(sorted))
+	out := sorted[:0]
+	for _, e := range sorted {
+		if !seen[*e] {
+			seen[*e] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Compare orders positions by file name, then numerically by line and
@@ -135,9 +145,66 @@ type Note struct {
 	Pos      Pos
 	Severity Severity
 	Msg      string
+	// Rule is the check rule id that reports it (and silences it).
+	Rule string
+	// Object is the Kind/name it is about as written in the template (a zone
+	// copy's name before the split); "" for none.
+	Object string
+	// Zones and Tenants are the zone copies and tenants it was found in.
+	Zones, Tenants []string
 }
 
-func (n Note) String() string { return n.Pos.String() + ": " + n.Severity.String() + ": " + n.Msg }
+func (n Note) String() string {
+	s := n.Pos.String() + ": " + n.Severity.String() + ": " + n.Msg + Scope(n.Zones, n.Tenants, maxListed)
+	if n.Rule != "" {
+		s += " [" + n.Rule + "]"
+	}
+	return s
+}
+
+// maxListed bounds the tenants a note names on stderr: a fleet has thousands.
+const maxListed = 8
+
+// Scope says which zone copies and tenants a finding applies to, as
+// " (zones a, b; tenants t1, t2)", naming at most max of each (0: all).
+func Scope(zones, tenants []string, max int) string {
+	var parts []string
+	list := func(one, many string, names []string) {
+		switch {
+		case len(names) == 0:
+		case len(names) == 1:
+			parts = append(parts, one+" "+names[0])
+		case max > 0 && len(names) > max:
+			parts = append(parts, fmt.Sprintf("%s %s and %d more", many, strings.Join(names[:max], ", "), len(names)-max))
+		default:
+			parts = append(parts, many+" "+strings.Join(names, ", "))
+		}
+	}
+	list("zone", "zones", zones)
+	list("tenant", "tenants", tenants)
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// Key identifies a note at one template position, whatever copy or tenant
+// it was found in.
+func (n Note) Key() string {
+	return n.Pos.String() + "\x00" + n.Rule + "\x00" + n.Object + "\x00" + n.Severity.String() + "\x00" + n.Msg
+}
+
+// AddSorted inserts name into the sorted list names unless it is there.
+func AddSorted(names []string, name string) []string {
+	if name == "" {
+		return names
+	}
+	i, found := slices.BinarySearch(names, name)
+	if found {
+		return names
+	}
+	return slices.Insert(names, i, name)
+}
 
 // SortNotes orders notes by position, keeping the order of notes at one place.
 func SortNotes(notes []Note) {

@@ -148,6 +148,15 @@ func TestListErr(t *testing.T) {
 	}
 }
 
+// One template mistake repeats in every copy made of it: said once.
+func TestListErrDropsRepeats(t *testing.T) {
+	a := Pos{"a.yaml", 3, 1}
+	l := List{{a, "x"}, {a, "y"}, {Pos{"a.yaml", 1, 1}, "z"}, {a, "x"}, {a, "y"}}
+	if got, want := l.Err().Error(), "a.yaml:1:1: z\na.yaml:3:1: x\na.yaml:3:1: y"; got != want {
+		t.Fatalf("Err() = %q, want %q", got, want)
+	}
+}
+
 func TestListErrEmptyIsNil(t *testing.T) {
 	for name, l := range map[string]List{"nil": nil, "empty": {}} {
 		if err := l.Err(); err != nil {
@@ -303,9 +312,13 @@ func TestNoteString(t *testing.T) {
 		n    Note
 		want string
 	}{
-		{Note{Pos{"a.yaml", 3, 1}, Warning, "w"}, "a.yaml:3:1: warning: w"},
-		{Note{Pos{}, Info, "i"}, "<input>: info: i"},
-		{Note{Pos{"a.yaml", 0, 0}, Err, "e"}, "a.yaml: error: e"},
+		{Note{Pos: Pos{"a.yaml", 3, 1}, Severity: Warning, Msg: "w"}, "a.yaml:3:1: warning: w"},
+		{Note{Pos: Pos{}, Severity: Info, Msg: "i"}, "<input>: info: i"},
+		{Note{Pos: Pos{"a.yaml", 0, 0}, Severity: Err, Msg: "e"}, "a.yaml: error: e"},
+		{Note{Pos: Pos{"a.yaml", 3, 1}, Severity: Warning, Msg: "w", Rule: "r", Zones: []string{"a", "b"}, Tenants: []string{"t"}},
+			"a.yaml:3:1: warning: w (zones a, b; tenant t) [r]"},
+		{Note{Pos: Pos{"a.yaml", 3, 1}, Severity: Info, Msg: "i", Tenants: []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}},
+			"a.yaml:3:1: info: i (tenants 1, 2, 3, 4, 5, 6, 7, 8 and 2 more)"},
 	} {
 		if got := c.n.String(); got != c.want {
 			t.Errorf("String() = %q, want %q", got, c.want)

@@ -39,6 +39,14 @@ var modes = []string{Suffix, Annotation, Off}
 // versions do not roll anything).
 const ConfigHashKey = manifest.DirectivePrefix + "config-hash"
 
+// Rule ids of the stage's notes, as `krender check` reports them.
+const (
+	RuleOldName       = "old-name-text"
+	RuleNotRendered   = "ref-not-rendered"
+	RuleKeepsName     = "hash-keeps-name"
+	RuleNotApplicable = "hash-not-applicable"
+)
+
 // Directive is the per-object override, krender.io/hash.
 const Directive = "hash"
 
@@ -191,7 +199,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 	mode, modeNode, set := o.Directive(Directive)
 	if kind != refs.ConfigMap && kind != refs.Secret || o.Group() != "" {
 		if set {
-			s.Note(filepos.Warning, o.Pos(modeNode), fmt.Sprintf("%s%s only applies to ConfigMaps and Secrets; ignored on this %s",
+			s.Note(o, RuleNotApplicable, filepos.Warning, o.Pos(modeNode), fmt.Sprintf("%s%s only applies to ConfigMaps and Secrets; ignored on this %s",
 				manifest.DirectivePrefix, Directive, kind))
 		}
 		return nil, key{}, nil
@@ -211,7 +219,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 	t := &target{pos: o.Pos(o.Node), mode: mode, newName: name}
 	k := key{s.NamespaceOf(o), kind, name}
 	if mode == Suffix && !set && !consumed[k] {
-		s.Note(filepos.Info, o.Pos(nameNode), fmt.Sprintf("%s %q keeps its name: no pod in this render consumes it, so a new name would roll nothing, "+
+		s.Note(o, RuleKeepsName, filepos.Info, o.Pos(nameNode), fmt.Sprintf("%s %q keeps its name: no pod in this render consumes it, so a new name would roll nothing, "+
 			"and software that reads it by name keeps working (annotate it %s%s: suffix to rename it anyway, or \"off\" to silence this)",
 			kind, name, manifest.DirectivePrefix, Directive))
 		t.mode = Off
@@ -258,7 +266,7 @@ func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, found []refs.Found
 				if f.Ref.Pod {
 					msg += ", and pods will not roll when it changes"
 				}
-				s.Note(filepos.Warning, o.Pos(f.Name), msg)
+				s.Note(o, RuleNotRendered, filepos.Warning, o.Pos(f.Name), msg)
 			}
 			continue
 		}

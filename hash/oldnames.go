@@ -14,36 +14,50 @@ import (
 // warnOldNames warns where a container's command, args or env value spells
 // a renamed object's old name: a program given a name as text
 // (`--configmap=$(POD_NAMESPACE)/foo`) reads the object by that name, and
-// no reference rewrite reaches it.
+// no reference rewrite reaches it. A name another object of the render still
+// has may be that object's (`helm create`'s Secret and Service share the
+// release name, and `release-myapp:80` is the Service): there it warns only
+// when the text before the name says the kind (`--configmap=`, the env var
+// SETTINGS_CONFIGMAP, `kubectl get secret`).
 func warnOldNames(s *manifest.Set, renamed map[key]*target) {
+	taken := make(map[string]bool, len(s.Objects))
+	for _, o := range s.Objects {
+		taken[o.Name()] = true
+	}
 	for _, o := range s.Objects {
 		spec := workload.PodSpec(o)
 		if spec == nil {
 			continue
 		}
 		ns := s.NamespaceOf(o)
-		warn := func(n *yaml.Node) {
-			names(n.Value, func(qual, name string) {
+		warn := func(n *yaml.Node, before string) {
+			names(n.Value, func(qual, name string, at int) {
 				if qual == "" {
 					qual = ns
 				}
 				for _, kind := range []string{"ConfigMap", "Secret"} {
-					if t := renamed[key{qual, kind, name}]; t != nil {
-						s.Note(filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
-							"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
-							kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
+					t := renamed[key{qual, kind, name}]
+					if t == nil || taken[name] && !saysKind(before+" "+n.Value[:at], kind) {
+						continue
 					}
+					s.Note(o, RuleOldName, filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
+						"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
+						kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
 				}
 			})
 		}
 		for _, ctr := range workload.Containers(spec) {
 			for _, k := range []string{"command", "args"} {
-				manifest.WalkScalars(manifest.Value(ctr, k), func(n *yaml.Node, _ bool) { warn(n) })
+				before := "" // a flag's value may be the next item: [--configmap, foo]
+				manifest.WalkScalars(manifest.Value(ctr, k), func(n *yaml.Node, _ bool) {
+					warn(n, before)
+					before = n.Value
+				})
 			}
 			if env := manifest.Value(ctr, "env"); env != nil && env.Kind == yaml.SequenceNode {
 				for _, e := range env.Content {
 					if v := manifest.Value(e, "value"); v != nil && v.Kind == yaml.ScalarNode {
-						warn(v)
+						warn(v, manifest.ScalarAt(e, "name"))
 					}
 				}
 			}
@@ -51,12 +65,19 @@ func warnOldNames(s *manifest.Set, renamed map[key]*target) {
 	}
 }
 
+// saysKind reports whether text names kind, in any case and spelling
+// (configmap, config-map, CONFIG_MAP).
+func saysKind(text, kind string) bool {
+	text = strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(text))
+	return strings.Contains(text, strings.ToLower(kind))
+}
+
 // names calls f for each word of text that could be an object's name, with
 // the namespace written before it as `ns/name` ("" when there is none or a
 // variable such as $(POD_NAMESPACE) stands there). Words of a file path
 // (`/etc/foo`, `foo/app.conf`) are not names: a mounted ConfigMap's
 // directory is often named after it.
-func names(text string, f func(ns, name string)) {
+func names(text string, f func(ns, name string, at int)) {
 	for i := 0; i < len(text); {
 		if !wordByte(text[i]) {
 			i++
@@ -86,7 +107,7 @@ func names(text string, f func(ns, name string)) {
 				continue
 			}
 		}
-		f(ns, name)
+		f(ns, name, start)
 	}
 }
 

@@ -28,7 +28,7 @@ func TestNamesInText(t *testing.T) {
 		{"app-config.yaml", "-/app-config.yaml"},
 	} {
 		var got []string
-		names(c.text, func(ns, name string) {
+		names(c.text, func(ns, name string, _ int) {
 			if ns == "" {
 				ns = "-"
 			}

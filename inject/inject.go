@@ -39,6 +39,9 @@ type entry struct {
 	append  bool
 }
 
+// RuleUnused is the rule id of the note on an inject entry that changed nothing.
+const RuleUnused = "inject-unused"
+
 // addFragment is what `mode: append` evaluates at each target.
 var addFragment *yqexpr.Expr
 
@@ -151,7 +154,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			}
 		}
 		if changed == 0 && len(errs) == 0 {
-			s.Note(filepos.Info, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
+			s.Note(nil, RuleUnused, filepos.Info, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
 		}
 	}
 	if err := errs.Err(); err != nil {

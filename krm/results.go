@@ -32,6 +32,12 @@ func findings(src *manifest.Source, set *manifest.Set, fs []lint.Finding, mask *
 	for _, o := range set.Objects {
 		byRef[o.Kind()+"/"+o.Name()] = o
 	}
+	for _, o := range set.Objects {
+		// a finding in zone copies names the object as written: point at the first copy
+		if w, _ := o.AsWritten(""); byRef[w] == nil {
+			byRef[w] = o
+		}
+	}
 	var out []Result
 	for _, f := range fs {
 		if f.Rule == unresolvedRule && f.Severity == filepos.Err {

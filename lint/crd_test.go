@@ -46,7 +46,7 @@ func TestCRDAcrossTenants(t *testing.T) {
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fs, _, err := Run(fsys, render.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config{})
+	fs, err := Run(fsys, render.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,11 +31,18 @@ func writeText(w io.Writer, fs []Finding) error {
 	counts := map[filepos.Severity]int{}
 	for _, f := range fs {
 		counts[f.Severity]++
-		where := f.Object
-		if len(f.Tenants) > 0 {
-			where += "; tenants: " + strings.Join(f.Tenants, ", ")
+		where := []string{}
+		if f.Object != "" {
+			where = append(where, f.Object)
 		}
-		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s] (%s)\n    fix: %s\n", f.Pos, f.Severity, f.Msg, f.Rule, where, f.Fix); err != nil {
+		if len(f.Tenants) > 0 {
+			where = append(where, "tenants: "+strings.Join(f.Tenants, ", "))
+		}
+		scope := ""
+		if len(where) > 0 {
+			scope = " (" + strings.Join(where, "; ") + ")"
+		}
+		if _, err := fmt.Fprintf(w, "%s: %s: %s [%s]%s\n    fix: %s\n", f.Pos, f.Severity, f.Msg, f.Rule, scope, f.Fix); err != nil {
 			return err
 		}
 	}
@@ -57,6 +64,7 @@ type jsonFinding struct {
 	Line     int      `json:"line"`
 	Column   int      `json:"column"`
 	Object   string   `json:"object"`
+	Zones    []string `json:"zones,omitempty"`
 	Tenants  []string `json:"tenants,omitempty"`
 	Message  string   `json:"message"`
 	Fix      string   `json:"fix"`
@@ -65,10 +73,11 @@ type jsonFinding struct {
 func writeJSON(w io.Writer, fs []Finding) error {
 	out := make([]jsonFinding, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, jsonFinding{f.Rule, f.Severity.String(), f.Pos.File, f.Pos.Line, f.Pos.Col, f.Object, f.Tenants, f.Msg, f.Fix})
+		out = append(out, jsonFinding{f.Rule, f.Severity.String(), f.Pos.File, f.Pos.Line, f.Pos.Col, f.Object, f.Zones, f.Tenants, f.Msg, f.Fix})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // read by people and tools, never embedded in HTML
 	return enc.Encode(out)
 }
 
@@ -88,7 +97,7 @@ func writeSARIF(w io.Writer, fs []Finding) error {
 		}
 		run.CreateResultForRule(f.Rule).
 			WithLevel(sarifLevel(f.Severity)).
-			WithMessage(sarif.NewTextMessage(f.Msg + " Fix: " + f.Fix)).
+			WithMessage(sarif.NewTextMessage(f.Msg + filepos.Scope(nil, f.Tenants, 0) + " Fix: " + f.Fix)).
 			AddLocation(sarif.NewLocationWithPhysicalLocation(
 				sarif.NewPhysicalLocation().
 					WithArtifactLocation(sarif.NewSimpleArtifactLocation(f.Pos.File)).
@@ -97,6 +106,7 @@ func writeSARIF(w io.Writer, fs []Finding) error {
 	rep.AddRun(run)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // read by people and tools, never embedded in HTML
 	return enc.Encode(rep)
 }
 

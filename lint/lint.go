@@ -5,7 +5,6 @@ package lint
 import (
 	"cmp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -24,9 +23,10 @@ type Finding struct {
 	Rule     string
 	Severity filepos.Severity
 	Pos      filepos.Pos
-	Object   string // Kind/name, for the reader
+	Object   string   // Kind/name as written (a zone copy's name before the split), for the reader
+	Zones    []string // the zone copies it was found in
 	Tenants  []string
-	Msg      string
+	Msg      string // ends with the zones and tenants it applies to, if any
 	Fix      string
 }
 
@@ -35,7 +35,10 @@ type Rule struct {
 	ID       string
 	Severity filepos.Severity // the most severe level it reports
 	Summary  string
-	check    func(c *ctx)
+	// check finds it; nil for a rule of a render stage, whose notes the
+	// linter takes over as findings with this Fix.
+	check func(c *ctx)
+	Fix   string
 }
 
 // Linter is the last pipeline stage of `krender check`: it looks at each
@@ -116,25 +119,38 @@ func (l *Linter) Apply(s *manifest.Set) error {
 		return err
 	}
 	for _, r := range rules {
-		if l.disabled[r.ID] {
+		if l.disabled[r.ID] || r.check == nil {
 			continue
 		}
 		c.rule = r
 		r.check(c)
 	}
+	// The stages' notes are findings too: check reports everything in one
+	// list, and render prints none of them here.
+	for _, n := range s.Notes {
+		if l.disabled[n.Rule] {
+			continue
+		}
+		c.found = append(c.found, &Finding{Rule: n.Rule, Severity: n.Severity, Pos: n.Pos, Object: n.Object,
+			Zones: n.Zones, Tenants: n.Tenants, Msg: n.Msg, Fix: ruleFix(n.Rule)})
+	}
+	s.Notes = nil
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, f := range c.found {
 		key := f.Rule + "\x00" + f.Pos.String() + "\x00" + f.Object + "\x00" + f.Msg
 		if prev, ok := l.findings[key]; ok {
-			// one place can be found in several objects (an injected fragment)
+			// one place found in several objects (zone copies, an injected
+			// fragment) or tenants
+			for _, z := range f.Zones {
+				prev.Zones = filepos.AddSorted(prev.Zones, z)
+			}
 			for _, t := range f.Tenants {
-				if !slices.Contains(prev.Tenants, t) {
-					prev.Tenants = append(prev.Tenants, t)
-				}
+				prev.Tenants = filepos.AddSorted(prev.Tenants, t)
 			}
 			continue
 		}
+		f.Zones, f.Tenants = slices.Clone(f.Zones), slices.Clone(f.Tenants)
 		l.findings[key] = f
 	}
 	return nil
@@ -148,7 +164,8 @@ func (l *Linter) Findings() []Finding {
 	out := make([]Finding, 0, len(l.findings))
 	for _, f := range l.findings {
 		g := *f
-		sort.Strings(g.Tenants)
+		g.Zones, g.Tenants = slices.Clone(g.Zones), slices.Clone(g.Tenants)
+		g.Msg += filepos.Scope(g.Zones, nil, 0)
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b Finding) int {
@@ -191,16 +208,21 @@ func (c *ctx) reportAt(o *manifest.Object, pos filepos.Pos, sev filepos.Severity
 	if o.Ignores(c.rule.ID) {
 		return
 	}
-	var tenants []string
-	if c.set.Tenant != "" {
-		tenants = []string{c.set.Tenant}
-	}
-	object := o.Kind() + "/" + o.Name()
+	object, msg := o.AsWritten(msg)
 	if r := c.set.Redact; r != nil { // findings are printed: no secret values
 		msg, fix, object = r(msg), r(fix), r(object)
 	}
-	c.found = append(c.found, &Finding{Rule: c.rule.ID, Severity: sev, Pos: pos,
-		Object: object, Tenants: tenants, Msg: msg, Fix: fix})
+	c.found = append(c.found, &Finding{Rule: c.rule.ID, Severity: sev, Pos: pos, Object: object,
+		Zones: filepos.AddSorted(nil, o.Zone), Tenants: filepos.AddSorted(nil, c.set.Tenant), Msg: msg, Fix: fix})
+}
+
+func ruleFix(id string) string {
+	for _, r := range rules {
+		if r.ID == id {
+			return r.Fix
+		}
+	}
+	return ""
 }
 
 func known(id string) bool {

@@ -11,8 +11,10 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/inject"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/redact"
 	"github.com/krender/krender/render"
 )
 
@@ -52,7 +54,7 @@ func TestWatchedFile(t *testing.T) {
 
 func findings(t *testing.T, dir string) []Finding {
 	t.Helper()
-	fs, _, err := Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
+	fs, err := Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,8 +100,10 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	// krender's istio guard has held the first pod, so all three are warnings.
-	if len(got) != 3 || got[0].Severity != "warning" || got[0].Rule != "etc-hosts-write" || got[0].Line != 17 {
+	// krender's istio guard has held the first pod, so all three are
+	// warnings, and the guard's own note is a finding of its own.
+	if len(got) != 4 || got[0].Severity != "warning" || got[0].Rule != "etc-hosts-write" || got[0].Line != 17 ||
+		got[1].Rule != "istio-hold-added" || got[1].Severity != "info" || got[1].Object != "Deployment/istio-no-hold" {
 		t.Fatalf("unexpected JSON findings: %+v", got)
 	}
 	if HasErrors(fs) || !HasErrors([]Finding{{Severity: filepos.Err}}) || HasErrors([]Finding{{Severity: filepos.Warning}}) {
@@ -129,23 +133,29 @@ func TestEtcHostsErrorWithoutHold(t *testing.T) {
 	}
 }
 
-// TestIgnoreEveryRuleCoversEveryRule keeps the golden case that silences
-// every rule by annotation honest: a new rule must be added to it (and an
-// object that triggers it), or this fails.
+// TestIgnoreEveryRuleCoversEveryRule keeps the golden cases that silence
+// every rule by annotation honest (the check rules, then the stages' notes):
+// a new rule must be added to one (and an object that triggers it), or this
+// fails.
 func TestIgnoreEveryRuleCoversEveryRule(t *testing.T) {
-	text, err := os.ReadFile("../testdata/check/ignore-every-rule/app.yaml")
-	if err != nil {
-		t.Fatal(err)
+	ignored := map[string]bool{
+		inject.RuleUnused:      true, // about no object: check.disable in ignore-stage-rules
+		redact.RuleOutsideData: true, // render --redact only, after directives are stripped
 	}
-	ignored := map[string]bool{}
-	for _, m := range regexp.MustCompile(`krender\.io/ignore: (.*)`).FindAllStringSubmatch(string(text), -1) {
-		for _, id := range strings.Split(m[1], ",") {
-			ignored[strings.TrimSpace(id)] = true
+	for _, dir := range []string{"ignore-every-rule", "ignore-stage-rules"} {
+		text, err := os.ReadFile("../testdata/check/" + dir + "/app.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`krender\.io/ignore: (.*)`).FindAllStringSubmatch(string(text), -1) {
+			for _, id := range strings.Split(m[1], ",") {
+				ignored[strings.TrimSpace(id)] = true
+			}
 		}
 	}
 	for _, r := range rules {
 		if !ignored[r.ID] {
-			t.Errorf("rule %s is not silenced in testdata/check/ignore-every-rule/app.yaml: add it with an object that triggers it", r.ID)
+			t.Errorf("rule %s is not silenced in testdata/check/ignore-every-rule or ignore-stage-rules: add it with an object that triggers it", r.ID)
 		}
 	}
 }

@@ -9,10 +9,15 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/hash"
+	"github.com/krender/krender/inject"
+	"github.com/krender/krender/istio"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/redact"
 	"github.com/krender/krender/schema"
 	"github.com/krender/krender/subst"
 	"github.com/krender/krender/workload"
+	"github.com/krender/krender/zones"
 )
 
 var rules = []Rule{
@@ -42,6 +47,38 @@ var rules = []Rule{
 		Summary: "an inotify watch on one file of a ConfigMap volume: updates arrive as a symlink swap"},
 	{ID: "hosts-race-free", Severity: filepos.Info, check: hostsRaceFree,
 		Summary: "hostAliases krender generated, listed for reviewers"},
+
+	// The render stages' own notes: render prints them, check counts them.
+	{ID: hash.RuleOldName, Severity: filepos.Warning,
+		Summary: "a container's command, args or env value names a content-hashed ConfigMap or Secret by its old name, and no other object of the render has that name",
+		Fix:     "pass the name through a reference krender rewrites (a volume, envFrom, valueFrom), or annotate the ConfigMap/Secret krender.io/hash: \"off\""},
+	{ID: hash.RuleNotRendered, Severity: filepos.Warning,
+		Summary: "a reference to a ConfigMap or Secret that is not in the render: it keeps its name and pods do not roll when it changes",
+		Fix:     "render the ConfigMap/Secret with the templates, or mark the reference optional if it may be absent"},
+	{ID: hash.RuleKeepsName, Severity: filepos.Info,
+		Summary: "a ConfigMap or Secret no pod consumes keeps its name under hash mode suffix",
+		Fix:     "nothing to do; annotate it krender.io/hash: suffix to rename it anyway, or \"off\" to say so"},
+	{ID: hash.RuleNotApplicable, Severity: filepos.Warning,
+		Summary: "krender.io/hash on an object that is no ConfigMap or Secret, where it does nothing",
+		Fix:     "remove the annotation"},
+	{ID: istio.RuleHoldAdded, Severity: filepos.Info,
+		Summary: "krender set holdApplicationUntilProxyStarts on a pod whose container writes /etc/hosts next to an istio sidecar",
+		Fix:     "nothing to do; better, use hostAliases and stop writing /etc/hosts"},
+	{ID: inject.RuleUnused, Severity: filepos.Info,
+		Summary: "an inject entry of the profile that changed no object",
+		Fix:     "check the entry's selector and target, or remove it"},
+	{ID: zones.RuleSplitTarget, Severity: filepos.Warning,
+		Summary: "an object other than a HorizontalPodAutoscaler targets a workload split by zone, and still names the workload before the split",
+		Fix:     "give the object a copy per zone, naming each zone copy"},
+	{ID: zones.RuleSplitClaims, Severity: filepos.Warning,
+		Summary: "a StatefulSet split by zone: each copy gets new PersistentVolumeClaims",
+		Fix:     "move the data, or pin the StatefulSet to one zone or list it under zoneHosts.exclude"},
+	{ID: zones.RuleReplicasFloor, Severity: filepos.Info,
+		Summary: "replicas divided over the zones add up to more than written, since every zone copy keeps at least one",
+		Fix:     "nothing to do; write a count of at least the number of zones to keep the total"},
+	{ID: redact.RuleOutsideData, Severity: filepos.Warning,
+		Summary: "render --redact: a --set-env/--set-file value outside a Secret's data, written as a digest",
+		Fix:     "move the value into a Secret's data and reference it (secretKeyRef, a volume)"},
 }
 
 // unresolvedVar reports each undefined reference once per object: a

@@ -8,14 +8,14 @@ import (
 
 // Run renders everything in memory with the linter as the engine's check
 // stage, past undefined variables (they become findings), and returns what
-// the rules found, with the stages' own notes. Nothing is written.
-func Run(fsys render.FS, opts render.Options, cfg Config) ([]Finding, *render.Result, error) {
+// the rules found and the stages noted, as one list. Nothing is written.
+func Run(fsys render.FS, opts render.Options, cfg Config) ([]Finding, error) {
 	if cfg.FS == nil {
 		cfg.FS = fsys
 	}
 	root, err := render.DefaultRoot(fsys, opts.Root)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	opts.Root = root
 	if cfg.Root == nil {
@@ -29,11 +29,10 @@ func Run(fsys render.FS, opts render.Options, cfg Config) ([]Finding, *render.Re
 	}
 	e, err := render.New(fsys, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	res, err := e.Each(func(*manifest.Set) error { return nil })
-	if err != nil {
-		return nil, nil, err
+	if _, err := e.Each(func(*manifest.Set) error { return nil }); err != nil {
+		return nil, err
 	}
-	return l.Findings(), res, nil
+	return l.Findings(), nil
 }

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"strings"
+
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
@@ -32,6 +34,10 @@ type Object struct {
 	// ContentHashed: the object is a ConfigMap or Secret whose content now
 	// shows in its name (or in its pods' config-hash annotation).
 	ContentHashed bool
+	// Zone is the zone this object is the copy for, and SplitFrom its name
+	// before the split ("" when it is no zone copy): findings in the copies
+	// of one template are reported once, naming the zones.
+	Zone, SplitFrom string
 
 	origin map[*yaml.Node]*Source
 }
@@ -336,4 +342,13 @@ func Ensure(m *yaml.Node, key string) *yaml.Node {
 // String is a new plain string scalar.
 func String(s string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
+
+// AsWritten is o's Kind/name and msg as they read for the template o came
+// from: a zone copy's name becomes the name it was written with.
+func (o *Object) AsWritten(msg string) (object, text string) {
+	if o.SplitFrom == "" {
+		return o.Kind() + "/" + o.Name(), msg
+	}
+	return o.Kind() + "/" + o.SplitFrom, strings.ReplaceAll(msg, o.Name(), o.SplitFrom)
 }

@@ -27,6 +27,8 @@ type Set struct {
 	// Redact hides this unit's secret values in a message (nil: none).
 	// Notes go through it; so must anything else a stage prints.
 	Redact func(string) string
+	// Disabled are the rules the profile's check.disable silences.
+	Disabled map[string]bool
 }
 
 // VarNames are the names of s.Vars and s.Missing, sorted, for
@@ -85,12 +87,24 @@ const (
 	TypoWarning                // left for its program; check warns it looks like a misspelt profile variable
 )
 
-// Note records something the user should see on stderr.
-func (s *Set) Note(sev filepos.Severity, pos filepos.Pos, msg string) {
-	if s.Redact != nil {
-		msg = s.Redact(msg)
+// Note records something the user should see, under a check rule id: on
+// stderr from render, as a finding from check. o is the object it is about
+// (nil for none); the profile's check.disable and o's krender.io/ignore
+// silence the rule as they silence check's own.
+func (s *Set) Note(o *Object, rule string, sev filepos.Severity, pos filepos.Pos, msg string) {
+	if s.Disabled[rule] || o != nil && o.Ignores(rule) {
+		return
 	}
-	s.Notes = append(s.Notes, filepos.Note{Pos: pos, Severity: sev, Msg: msg})
+	n := filepos.Note{Pos: pos, Severity: sev, Msg: msg, Rule: rule}
+	if o != nil {
+		n.Object, n.Msg = o.AsWritten(msg)
+		n.Zones = filepos.AddSorted(nil, o.Zone)
+	}
+	if s.Redact != nil {
+		n.Msg, n.Object = s.Redact(n.Msg), s.Redact(n.Object)
+	}
+	n.Tenants = filepos.AddSorted(nil, s.Tenant)
+	s.Notes = append(s.Notes, n)
 }
 
 // NamespaceOf is the namespace o lives in within this render.

@@ -2,26 +2,38 @@ package render
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 )
 
 // Result is what a run produced besides the manifests: notes for stderr,
-// deduplicated across tenants.
+// one per template position, naming the zone copies and tenants it holds for.
 type Result struct {
 	Notes []filepos.Note
-	seen  map[string]bool
+	seen  map[string]int
 }
 
 func (r *Result) add(notes []filepos.Note) {
 	if r.seen == nil {
-		r.seen = map[string]bool{}
+		r.seen = map[string]int{}
 	}
 	for _, n := range notes {
-		if k := n.String(); !r.seen[k] {
-			r.seen[k] = true
+		k := n.Key()
+		i, ok := r.seen[k]
+		if !ok {
+			r.seen[k] = len(r.Notes)
+			n.Zones, n.Tenants = slices.Clone(n.Zones), slices.Clone(n.Tenants)
 			r.Notes = append(r.Notes, n)
+			continue
+		}
+		m := &r.Notes[i]
+		for _, z := range n.Zones {
+			m.Zones = filepos.AddSorted(m.Zones, z)
+		}
+		for _, t := range n.Tenants {
+			m.Tenants = filepos.AddSorted(m.Tenants, t)
 		}
 	}
 }

@@ -74,6 +74,7 @@ type Engine struct {
 	subst     *subst.Stage // also what `krender vars` asks
 	limits    manifest.Limits
 	secret    map[string]bool // variables whose values reach a Secret's data
+	disabled  map[string]bool // check.disable: notes of these rules are not shown
 	// templateNodes is the size of one unit's copy of the templates, and
 	// largestObject that of its largest object.
 	templateNodes, largestObject int
@@ -147,6 +148,10 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	}
 	if e.namespace == "" {
 		e.namespace = p.Namespace.Value
+	}
+	e.disabled = map[string]bool{}
+	for _, d := range p.Check.Disable {
+		e.disabled[d.Value] = true
 	}
 	if e.namespace == "" {
 		e.namespace = "default"
@@ -235,6 +240,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Missing: u.Vars.Missing(), Limits: e.limits}
 	s.Redact = redactor(e.secret, s.Vars)
+	s.Disabled = e.disabled
 	s.Objects = make([]*manifest.Object, len(e.Templates))
 	for i, t := range e.Templates {
 		s.Objects[i] = t.Clone()

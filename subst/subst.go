@@ -103,7 +103,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		}
 		errs = append(errs, Unresolved(o.Refs, names)...)
 		if w, pos := questioned(o); w != "" {
-			s.Note(filepos.Warning, pos, w)
+			s.Note(o, UnresolvedRule, filepos.Warning, pos, w)
 		}
 	}
 	return errs.Err()

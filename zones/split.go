@@ -47,12 +47,13 @@ func (c *config) split(s *manifest.Set, o *manifest.Object) ([]*manifest.Object,
 		return nil, err
 	}
 	if k, vct := manifest.KeyValue(spec, "volumeClaimTemplates"); o.Kind() == "StatefulSet" && vct != nil && len(vct.Content) > 0 {
-		s.Note(filepos.Warning, o.Pos(k), fmt.Sprintf("StatefulSet %s is split by zone: each copy gets new PersistentVolumeClaims named after it; the claims of %s are not reused",
+		s.Note(o, RuleSplitClaims, filepos.Warning, o.Pos(k), fmt.Sprintf("StatefulSet %s is split by zone: each copy gets new PersistentVolumeClaims named after it; the claims of %s are not reused",
 			o.Name(), o.Name()))
 	}
 	copies := make([]*manifest.Object, len(c.zones))
 	for i, z := range c.zones {
 		cp := o.Clone()
+		cp.Zone, cp.SplitFrom = z.name, o.Name()
 		name := c.rename(cp, z)
 		if err := checkName(cp, name); err != nil && len(errs) == 0 { // one bad name per workload says it all
 			errs = append(errs, err)
@@ -106,6 +107,7 @@ func (c *config) splitHPA(s *manifest.Set, hpa *manifest.Object, w *splitResult)
 	copies := make([]*manifest.Object, len(c.zones))
 	for i, z := range c.zones {
 		cp := hpa.Clone()
+		cp.Zone, cp.SplitFrom = z.name, hpa.Name()
 		c.rename(cp, z)
 		cspec := manifest.Value(cp.Node, "spec")
 		manifest.Lookup(cspec, "scaleTargetRef", "name").Value = w.copies[i].Name()
@@ -174,7 +176,7 @@ func (c *config) divide(s *manifest.Set, o *manifest.Object, n *yaml.Node, field
 		parts = append(parts, strconv.Itoa(v))
 	}
 	if sum > total {
-		s.Note(filepos.Info, o.Pos(n), fmt.Sprintf("%s %s: %s %d over %d zones gives %s (%d in all): every zone copy keeps at least %d",
+		s.Note(o, RuleReplicasFloor, filepos.Info, o.Pos(n), fmt.Sprintf("%s %s: %s %d over %d zones gives %s (%d in all): every zone copy keeps at least %d",
 			o.Kind(), o.Name(), field, total, len(c.zones), strings.Join(parts, ", "), sum, floor))
 	}
 	return shares, nil

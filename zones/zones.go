@@ -12,6 +12,13 @@ import (
 	"github.com/krender/krender/workload"
 )
 
+// Rule ids of the stage's notes, as `krender check` reports them.
+const (
+	RuleSplitTarget   = "split-target"
+	RuleSplitClaims   = "split-claims"
+	RuleReplicasFloor = "split-replicas-floor"
+)
+
 // Stage applies the profile's zone host data to every render unit.
 type Stage struct{ c *config }
 
@@ -160,7 +167,7 @@ func (c *config) noteOtherTargets(s *manifest.Set, o *manifest.Object, splits ma
 			for _, cp := range w.copies {
 				names = append(names, cp.Name())
 			}
-			s.Note(filepos.Warning, o.Pos(manifest.Value(ref, "name")), fmt.Sprintf(
+			s.Note(o, RuleSplitTarget, filepos.Warning, o.Pos(manifest.Value(ref, "name")), fmt.Sprintf(
 				"%s %s targets %s %s, which is split by zone into %s; krender splits only HorizontalPodAutoscalers, so give this one a copy per zone",
 				o.Kind(), o.Name(), manifest.ScalarAt(ref, "kind"), manifest.ScalarAt(ref, "name"), strings.Join(names, ", ")))
 		}

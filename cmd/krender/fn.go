@@ -40,7 +40,7 @@ to standard output.`,
 			if err != nil {
 				return err
 			}
-			printNotes(h.stderr, &render.Result{Notes: notes})
+			h.printNotes(h.stderr, &render.Result{Notes: notes})
 			_, err = out.WriteTo(h.stdout)
 			return err
 		},

@@ -78,6 +78,7 @@ type host struct {
 	outFS          afero.Fs
 	env            LookupEnv
 	mask           *masker
+	verbose        int // -v: info notes too (kubectl's -v raises verbosity)
 }
 
 // masked holds w's output back until the command is done and masks the
@@ -116,6 +117,8 @@ func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys rend
 		Version:       buildVersion(),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
+	// Taking -v here leaves cobra's --version long-only.
+	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", "print info notes as well as warnings (render; check always reports them)")
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(errw)
@@ -230,7 +233,7 @@ func renderCmd(h *host) *cobra.Command {
 			case check != "":
 				var d *output.Diff
 				if d, res, err = w.Compare(e, check); err == nil {
-					printNotes(stderr, res)
+					h.printNotes(stderr, res)
 					if !d.Empty() {
 						diff := h.masked(stdout) // a diff is read in CI logs
 						d.Write(diff, check, isTerminal(stdout))
@@ -249,7 +252,7 @@ func renderCmd(h *host) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			printNotes(stderr, res)
+			h.printNotes(stderr, res)
 			return nil
 		},
 	}
@@ -296,7 +299,7 @@ func (h *host) guard(e *render.Engine, paths []string) output.Guard {
 }
 
 func checkCmd(h *host) *cobra.Command {
-	stderr, fsys := h.stderr, h.fsys
+	fsys := h.fsys
 	var o render.Options
 	var format string
 	var cfg lint.Config
@@ -308,11 +311,10 @@ func checkCmd(h *host) *cobra.Command {
 			if err := lint.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
-			fs, res, err := lint.Run(fsys, o, cfg)
+			fs, err := lint.Run(fsys, o, cfg)
 			if err != nil {
 				return err
 			}
-			printNotes(stderr, res)
 			stdout := h.masked(h.stdout)
 			if err := lint.Write(stdout, format, fs); err != nil {
 				return err
@@ -359,8 +361,11 @@ func varsCmd(h *host) *cobra.Command {
 	return c
 }
 
-func printNotes(w io.Writer, res *render.Result) {
+// printNotes prints the stages' warnings, and their info notes with -v.
+func (h *host) printNotes(w io.Writer, res *render.Result) {
 	for _, n := range res.Notes {
-		fmt.Fprintln(w, n.String())
+		if n.Severity > filepos.Info || h.verbose > 0 {
+			fmt.Fprintln(w, n.String())
+		}
 	}
 }

@@ -161,7 +161,7 @@ func TestRootExtendsAndCRDs(t *testing.T) {
 	out, errs, code = runIn(t, app, "check", "-p", "profiles/crds.yaml", "templates")
 	wantRefused(t, out, errs, code, "profiles/crds.yaml:2:16: CRD file ../../outside/crds", "..")
 	// The same directory on the command line is the caller's choice.
-	writeFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {}\n"})
+	writeFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {TOKEN: ~}\n"}) // --set-file gives TOKEN
 	if out, errs, code = runIn(t, app, "check", "-p", "../../outside/profile.yaml", "--crds", "../../outside/crds", "templates"); code != 0 {
 		t.Fatalf("command-line paths outside the root: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -176,7 +176,7 @@ func TestRootSymlinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {}\n", "templates/local.txt": cm("local")})
+	writeFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {TOKEN: ~}\n", "templates/local.txt": cm("local")})
 
 	// Links in the templates directory: within it, or within the root, are fine.
 	link("local.txt", "templates/same-dir.yaml")

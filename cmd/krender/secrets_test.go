@@ -87,7 +87,8 @@ func TestSetEnvAndSetFile(t *testing.T) {
 	// Without --set-env the environment is not read at all: the names
 	// stay for run time (Secret and ConfigMap data are scripts' places).
 	env = &fakeEnv{vars: map[string]string{"DB_PASSWORD": dbPassword, "API_TOKEN": apiToken}}
-	out, errs, code = runEnv(t, dir, env, "render", "-p", "p.yaml", "secret.yaml")
+	writeFiles(t, dir, map[string]string{"open.yaml": "vars: {APP: shop}\n"}) // declares neither
+	out, errs, code = runEnv(t, dir, env, "render", "-p", "open.yaml", "secret.yaml")
 	if code != 0 || !strings.Contains(out, "password: ${DB_PASSWORD}\n") || len(env.lookup) > 0 {
 		t.Fatalf("exit %d, looked up %v: %s\n%s", code, env.lookup, errs, out)
 	}

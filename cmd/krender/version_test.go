@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/afero"
+
 	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/render"
 )
 
 func TestMain(m *testing.M) { testtool.Main(m) }
@@ -78,5 +82,20 @@ func TestVersionOfLocalBuild(t *testing.T) {
 	}
 	if v := strings.Fields(lines[0])[1]; v != "(devel)" && !strings.Contains(v, rev[:12]) {
 		t.Fatalf("version %q: want (devel) or a pseudo-version of %s", v, rev[:12])
+	}
+}
+
+// -v is --verbose, as kubectl's -v raises verbosity; --version is long-only.
+func TestShortVIsVerbose(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"--version"}, &out, &errb, render.OSFS{}, afero.NewMemMapFs()); code != 0 || !strings.HasPrefix(out.String(), "krender ") {
+		t.Fatalf("--version: exit %d, %q %q", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code := run([]string{"-v"}, &out, &errb, render.OSFS{}, afero.NewMemMapFs())
+	if code != 0 || strings.HasPrefix(out.String(), "krender ") || !strings.Contains(out.String(), "-v, --verbose") ||
+		strings.Contains(out.String(), "-v, --version") {
+		t.Fatalf("-v: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }

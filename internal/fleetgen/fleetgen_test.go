@@ -87,7 +87,7 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 	}
 	count := func(paths []string, cfg lint.Config) map[string][]lint.Finding {
 		t.Helper()
-		fs, _, err := lint.Run(fsys, render.Options{Profile: fleetgen.Profile, Paths: paths}, cfg)
+		fs, err := lint.Run(fsys, render.Options{Profile: fleetgen.Profile, Paths: paths}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
