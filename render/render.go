@@ -5,6 +5,7 @@ package render
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 
@@ -35,8 +36,11 @@ type Options struct {
 	Tenants   []string // restrict to these tenants; empty: all
 	Set       []string // NAME=VALUE overrides, highest precedence
 	Namespace string   // default namespace; overrides the profile's
-	Paths     []string // templates: files or directories
-	Shard     Shard    // render only this slice of the tenants
+	Paths     []string // templates: files or directories, or StdinPath
+	// Stdin is what the template path StdinPath reads (a post-renderer's
+	// input), once: at most one path may be StdinPath.
+	Stdin io.Reader
+	Shard Shard // render only this slice of the tenants
 	// Check builds the stage `krender check` adds after the others (its
 	// linter); with one, undefined variables are its findings, not errors.
 	Check func(*profiles.Profile) (Stage, error)
@@ -85,6 +89,9 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if len(opts.Paths) == 0 && opts.Templates == nil {
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
+	if err := checkStdin(opts); err != nil {
+		return nil, err
+	}
 	p, err := profiles.LoadWith(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes))
 	if err != nil {
 		return nil, err
@@ -109,7 +116,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	p.Limits = lim         // fragments count against the same inputNodes
 	tpls := opts.Templates // krender fn's items, parsed by the caller
 	if tpls == nil {
-		if tpls, err = loadTemplates(fsys, lim, opts.Paths, fragments...); err != nil {
+		if tpls, err = loadTemplates(fsys, lim, opts.Paths, opts.Stdin, fragments...); err != nil {
 			return nil, err
 		}
 	}

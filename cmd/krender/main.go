@@ -178,7 +178,7 @@ func renderCmd(h *host) *cobra.Command {
 		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|-] [--check DIR [--update]] PATH...",
 		Short: "Render templates for a profile to stdout or to a directory",
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths = args
+			o.Paths, o.Stdin = args, h.stdin
 			if update && check == "" {
 				return fmt.Errorf("--update goes with --check DIR")
 			}
@@ -234,7 +234,7 @@ func checkCmd(h *host) *cobra.Command {
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH...",
 		Short: "Render in memory and report manifests that will misbehave at run time",
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths = args
+			o.Paths, o.Stdin = args, h.stdin
 			if err := lint.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
@@ -273,7 +273,7 @@ func varsCmd(h *host) *cobra.Command {
 		Use:   "vars -p PROFILE [-t TENANT]... PATH...",
 		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths = args
+			o.Paths, o.Stdin = args, h.stdin
 			e, err := render.New(h.fsys, o)
 			if err != nil {
 				return err
