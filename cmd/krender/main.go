@@ -175,7 +175,7 @@ func renderCmd(h *host) *cobra.Command {
 	var out, check string
 	var update bool
 	c := &cobra.Command{
-		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|-] [--check DIR [--update]] PATH...",
+		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|-] [--check DIR [--update]] PATH... (- reads stdin)",
 		Short: "Render templates for a profile to stdout or to a directory",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
@@ -231,7 +231,7 @@ func checkCmd(h *host) *cobra.Command {
 	var format string
 	var cfg lint.Config
 	c := &cobra.Command{
-		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH...",
+		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
 		Short: "Render in memory and report manifests that will misbehave at run time",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
@@ -270,7 +270,7 @@ func isTerminal(w io.Writer) bool {
 func varsCmd(h *host) *cobra.Command {
 	var o render.Options
 	c := &cobra.Command{
-		Use:   "vars -p PROFILE [-t TENANT]... PATH...",
+		Use:   "vars -p PROFILE [-t TENANT]... PATH... (- reads stdin)",
 		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
