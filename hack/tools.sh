@@ -19,6 +19,13 @@ if ! go version -m "$bin/kustomize" 2>/dev/null | grep -q "kustomize/v5[[:space:
   echo "building sigs.k8s.io/kustomize/kustomize/v5 $kustomize_version into $bin" >&2
   GOBIN="$bin" GOFLAGS=-mod=mod go install "sigs.k8s.io/kustomize/kustomize/v5@$kustomize_version"
 fi
+# Helm 3 runs krender as its --post-renderer on the chart of
+# examples/helm-post-renderer (cmd/krender/helm_test.go).
+helm_version=v3.22.0
+if ! go version -m "$bin/helm" 2>/dev/null | grep -q "helm.sh/helm/v3[[:space:]]*$helm_version"; then
+  echo "building helm.sh/helm/v3 $helm_version into $bin" >&2
+  GOBIN="$bin" GOFLAGS=-mod=mod go install "helm.sh/helm/v3/cmd/helm@$helm_version"
+fi
 # kubectl (with kustomize inside) for the hash parity test and the e2e tier.
 PATH="$PATH:$PWD/.cache/e2e/bin" command -v kubectl >/dev/null || hack/kube-apiserver.sh build-kubectl
 command -v envsubst >/dev/null || {

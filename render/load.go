@@ -1,6 +1,8 @@
 package render
 
 import (
+	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -10,12 +12,37 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
+// StdinPath is the template path that means standard input, as with kubectl
+// -f -; StdinName is what positions in it are called.
+const (
+	StdinPath = "-"
+	StdinName = "<stdin>"
+)
+
+// checkStdin refuses StdinPath given twice: a stream is read once, and the
+// second read would find it empty.
+func checkStdin(opts Options) error {
+	if opts.Stdin == nil || opts.Templates != nil {
+		return nil
+	}
+	n := 0
+	for _, p := range opts.Paths {
+		if p == StdinPath {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Errorf("template path %s (standard input) is given %d times: it can be read only once", StdinPath, n)
+	}
+	return nil
+}
+
 // LoadTemplates parses every template under paths: files as given, directories
 // walked recursively for *.yaml and *.yml in lexical order. Every file's
 // errors are reported together. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
 func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadTemplates(fsys, nil, manifest.Limits{}, paths, skip...)
+	return loadTemplates(fsys, nil, manifest.Limits{}, paths, nil, skip...)
 }
 
 // LoadManifests reads files and directories of manifests as LoadTemplates
@@ -23,16 +50,20 @@ func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object,
 // directory must lie within it or root (see loadroot.Root.CheckWalked); a
 // nil root checks nothing.
 func LoadManifests(fsys FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, root, manifest.Limits{}, what, paths)
+	return loadFiles(fsys, root, manifest.Limits{}, what, paths, nil)
 }
 
-// loadTemplates is LoadTemplates within the run's limits and root.
-func loadTemplates(fsys FS, root *loadroot.Root, lim manifest.Limits, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, root, lim, "template", paths, skip...)
+// loadTemplates is LoadTemplates within the run's limits and root, with the
+// path StdinPath read from stdin.
+func loadTemplates(fsys FS, root *loadroot.Root, lim manifest.Limits, paths []string, stdin io.Reader, skip ...string) ([]*manifest.Object, error) {
+	return loadFiles(fsys, root, lim, "template", paths, stdin, skip...)
 }
 
-func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, skip ...string) ([]*manifest.Object, error) {
-	read := readLimited(fsys, lim.OrDefault().FileBytes)
+// loadFiles reads paths; StdinPath means stdin when stdin is not nil (only
+// templates can come from there), and is an ordinary file name otherwise.
+func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, stdin io.Reader, skip ...string) ([]*manifest.Object, error) {
+	maxBytes := lim.OrDefault().FileBytes
+	read := readLimited(fsys, maxBytes)
 	var objs []*manifest.Object
 	var errs filepos.List
 	skipped := map[string]bool{}
@@ -40,17 +71,27 @@ func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, p
 		skipped[sameFile(f)] = true
 	}
 	for _, p := range paths {
-		files, walked, err := manifestFiles(fsys, root, what, p, skipped)
+		files, walked, err := []string{p}, false, error(nil)
+		if p != StdinPath || stdin == nil {
+			files, walked, err = manifestFiles(fsys, root, what, p, skipped)
+		}
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			text, err := read(f)
+			name, text := f, []byte(nil)
+			if f == StdinPath && stdin != nil {
+				// up to one byte past the limit, as readLimited does
+				name = StdinName
+				text, err = io.ReadAll(io.LimitReader(stdin, int64(maxBytes)+1))
+			} else {
+				text, err = read(f)
+			}
 			if err != nil {
-				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read %s: %v", what, filepos.FileError(err)))
+				errs = append(errs, filepos.Errorf(filepos.Pos{File: name}, "cannot read %s: %v", what, filepos.FileError(err)))
 				continue
 			}
-			src := manifest.NewSource(f, text)
+			src := manifest.NewSource(name, text)
 			src.Limits = lim
 			o, err := manifest.Parse(src)
 			if err != nil {

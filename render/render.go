@@ -5,6 +5,7 @@ package render
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 
@@ -39,8 +40,11 @@ type Options struct {
 	// Strict reads custom resources' strings and annotation values as
 	// Kubernetes reads names (--strict; the profile's substitution.strict).
 	Strict bool
-	Paths  []string // templates: files or directories
-	Shard  Shard    // render only this slice of the tenants
+	Paths  []string // templates: files or directories, or StdinPath
+	// Stdin is what the template path StdinPath reads (a post-renderer's
+	// input), once: at most one path may be StdinPath.
+	Stdin io.Reader
+	Shard Shard // render only this slice of the tenants
 	// Check builds the stage `krender check` adds after the others (its
 	// linter); with one, undefined variables are its findings, not errors.
 	Check func(*profiles.Profile) (Stage, error)
@@ -94,6 +98,9 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if len(opts.Paths) == 0 && opts.Templates == nil {
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
+	if err := checkStdin(opts); err != nil {
+		return nil, err
+	}
 	root, err := DefaultRoot(fsys, opts.Root)
 	if err != nil {
 		return nil, err
@@ -104,6 +111,9 @@ func New(fsys FS, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	for _, path := range opts.Paths {
+		if path == StdinPath && opts.Stdin != nil {
+			continue
+		}
 		if err := root.CheckGiven("template", path); err != nil {
 			return nil, err
 		}
@@ -132,7 +142,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	p.Limits = lim         // fragments count against the same inputNodes
 	tpls := opts.Templates // krender fn's items, parsed by the caller
 	if tpls == nil {
-		if tpls, err = loadTemplates(fsys, root, lim, opts.Paths, fragments...); err != nil {
+		if tpls, err = loadTemplates(fsys, root, lim, opts.Paths, opts.Stdin, fragments...); err != nil {
 			return nil, err
 		}
 	}

@@ -18,7 +18,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // TestGolden runs every case under testdata/<area>/<case>/: `args` holds the
 // command line (paths relative to the case directory), `stdout.golden` and
-// `stderr.golden` (ending with the exit status) what it must print. Each case
+// `stderr.golden` (ending with the exit status) what it must print, and an
+// optional `stdin` what standard input holds (else it is empty). Each case
 // runs twice to prove the output does not depend on anything but its inputs.
 func TestGolden(t *testing.T) {
 	cases, err := filepath.Glob("../../testdata/*/*/args")
@@ -46,8 +47,12 @@ func TestGolden(t *testing.T) {
 				runDir, done = hostileCase(t, dir)
 				defer done()
 			}
-			stdout, stderr := runCase(t, runDir, args, outFS)
-			again, againErr := runCase(t, runDir, args, outFS)
+			stdin, err := os.ReadFile(filepath.Join(dir, "stdin"))
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			stdout, stderr := runCaseStdin(t, runDir, args, outFS, stdin)
+			again, againErr := runCaseStdin(t, runDir, args, outFS, stdin)
 			if again != stdout || againErr != stderr {
 				t.Fatalf("second run differs from the first: output is not deterministic")
 			}
@@ -59,8 +64,13 @@ func TestGolden(t *testing.T) {
 
 func runCase(t *testing.T, dir string, args []string, outFS afero.Fs) (string, string) {
 	t.Helper()
+	return runCaseStdin(t, dir, args, outFS, nil)
+}
+
+func runCaseStdin(t *testing.T, dir string, args []string, outFS afero.Fs, stdin []byte) (string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, render.DirFS(dir), outFS)
+	code := runWith(args, bytes.NewReader(stdin), &out, &errb, render.DirFS(dir), outFS, noEnv)
 	if strings.Contains(errb.String(), "krender: internal error") {
 		t.Fatalf("krender crashed (a bug, whatever the input):\n%s", errb.String())
 	}

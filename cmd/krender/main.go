@@ -205,10 +205,10 @@ func renderCmd(h *host) *cobra.Command {
 	var out, check string
 	var update bool
 	c := &cobra.Command{
-		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH...",
+		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
 		Short: "Render templates for a profile to stdout or to a directory",
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths = args
+			o.Paths, o.Stdin = args, h.stdin
 			if update && check == "" {
 				return fmt.Errorf("--update goes with --check DIR")
 			}
@@ -284,6 +284,9 @@ func (h *host) guard(e *render.Engine, paths []string) output.Guard {
 		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
 	}
 	for _, p := range paths {
+		if p == render.StdinPath {
+			continue
+		}
 		fi, err := h.fsys.Stat(p)
 		add(p, "template", err == nil && fi.IsDir())
 	}
@@ -304,10 +307,10 @@ func checkCmd(h *host) *cobra.Command {
 	var format string
 	var cfg lint.Config
 	c := &cobra.Command{
-		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH...",
+		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
 		Short: "Render in memory and report manifests that will misbehave at run time",
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths = args
+			o.Paths, o.Stdin = args, h.stdin
 			if err := lint.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
@@ -342,10 +345,10 @@ func isTerminal(w io.Writer) bool {
 func varsCmd(h *host) *cobra.Command {
 	var o render.Options
 	c := &cobra.Command{
-		Use:   "vars -p PROFILE [-t TENANT]... PATH...",
+		Use:   "vars -p PROFILE [-t TENANT]... PATH... (- reads stdin)",
 		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths = args
+			o.Paths, o.Stdin = args, h.stdin
 			e, err := render.New(h.fsys, o)
 			if err != nil {
 				return err
