@@ -13,6 +13,7 @@ import (
 
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
@@ -79,7 +80,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	var errs filepos.List
 	for _, d := range p.Check.Disable {
 		if !known(d.Value) {
-			errs = append(errs, filepos.Errorf(d.Pos, "unknown rule %q (rules: %s)", d.Value, strings.Join(ruleIDs(), ", ")))
+			errs = append(errs, filepos.Errorf(d.Pos, "unknown rule %q%s (rules: %s)", d.Value, suggest.Hint(d.Value, ruleIDs()), strings.Join(ruleIDs(), ", ")))
 		}
 		l.disabled[d.Value] = true
 	}

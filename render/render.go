@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
@@ -176,11 +177,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 			for _, t := range p.Tenants {
 				names = append(names, t.Name)
 			}
-			msg := fmt.Sprintf("-t %s: no such tenant in the profile", w)
-			if s := subst.Suggest(w, names); s != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", s)
-			}
-			return nil, fmt.Errorf("%s", msg)
+			return nil, fmt.Errorf("-t %s: no such tenant in the profile%s", w, suggest.Hint(w, names))
 		}
 		chosen[w] = true
 	}

@@ -10,10 +10,9 @@ package subst
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/krender/krender/internal/suggest"
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
@@ -211,33 +210,5 @@ const KeepHint = "if another program reads it at run time, list its field in the
 // UndefinedMessage explains an undefined reference, with a did-you-mean.
 func UndefinedMessage(r manifest.Ref, defined []string) string {
 	msg := fmt.Sprintf("undefined variable %s: not in the profile's vars or --set", r.Text)
-	if s := Suggest(r.Name, defined); s != "" {
-		msg += fmt.Sprintf(" (did you mean %s?)", s)
-	}
-	return msg
-}
-
-// Suggest returns the defined name closest to name, if it is close enough to
-// be a misspelling.
-func Suggest(name string, defined []string) string {
-	best, bestD := "", 0
-	sorted := append([]string(nil), defined...)
-	sort.Strings(sorted)
-	for _, d := range sorted {
-		dist := levenshtein.ComputeDistance(strings.ToUpper(name), strings.ToUpper(d))
-		if strings.EqualFold(name, d) {
-			dist = 0
-		}
-		if best == "" || dist < bestD {
-			best, bestD = d, dist
-		}
-	}
-	limit := 2
-	if len(name) >= 9 {
-		limit = 3
-	}
-	if best == "" || bestD > limit {
-		return ""
-	}
-	return best
+	return msg + suggest.Hint(r.Name, defined)
 }
