@@ -22,6 +22,11 @@ standard output. functionConfig is apiVersion: krender.io/v1alpha1,
 kind: Render, with spec.profile (a path from the directory the function runs
 in), spec.tenant and spec.set. On an error nothing is written to standard
 output.`,
+		Example: `  # kustomize runs it through a wrapper script (its exec spec takes no
+  # arguments; see docs/integrations.md):
+  #   kustomize build --enable-alpha-plugins --enable-exec apps/shop
+  # By hand, with a ResourceList whose functionConfig names spec.profile:
+  krender fn --set-env DB_PASSWORD < resource-list.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			if err := h.secrets(&o, &sf); err != nil {
