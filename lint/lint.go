@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v4"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
@@ -49,6 +50,10 @@ type Linter struct {
 	mu       sync.Mutex
 	findings map[string]*Finding
 }
+
+// Scope tells the render the scope of custom kinds from the CRD files
+// (--crds, check.crds), for the namespace stage.
+func (l *Linter) Scope(gk schema.GroupKind) (namespaced, known bool) { return l.crds.Scope(gk) }
 
 // Config is what a check needs beyond the profile.
 type Config struct {

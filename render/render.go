@@ -9,10 +9,12 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/namespace"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst"
@@ -133,12 +135,26 @@ func New(fsys FS, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
+	ns := namespace.Stage{Namespace: opts.Namespace, Notes: check != nil}
+	if ns.Namespace != "" {
+		err = namespace.Check(ns.Namespace, filepos.Pos{File: "--namespace"})
+	} else if ns.Namespace = p.Namespace.Value; ns.Namespace != "" {
+		err = namespace.Check(ns.Namespace, p.Namespace.Pos)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := check.(interface {
+		Scope(schema.GroupKind) (bool, bool)
+	}); ok {
+		ns.Teller = t.Scope
+	}
 	e.subst = subst.New(p, check != nil)
 	var redacted Stage
 	if opts.Redact {
 		redacted = redact.Stage{Values: SecretValues(opts.Secrets)}
 	}
-	if e.Stages, err = buildStages(fsys, p, e.subst, check, redacted); err != nil {
+	if e.Stages, err = buildStages(fsys, p, e.subst, ns, check, redacted); err != nil {
 		return nil, err
 	}
 	if opts.LimitMemory {
