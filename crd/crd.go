@@ -168,6 +168,16 @@ func (c *Catalog) Lookup(render []*Definition, o *manifest.Object) *Definition {
 	return c.files[gk]
 }
 
+// Scope is whether the CRD files define gk as namespaced; known is false
+// when they do not define it.
+func (c *Catalog) Scope(gk schema.GroupKind) (namespaced, known bool) {
+	d := c.files[gk]
+	if d == nil || d.Name == "" {
+		return false, false
+	}
+	return d.Namespaced, true
+}
+
 // safeCompile is compile, with a panic of the API server's code turned
 // into an error.
 func safeCompile(o *manifest.Object, js []byte) (d *Definition, err error) {

@@ -178,3 +178,28 @@ func TestWrittenPath(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownFieldHint: an unknown field suggests the fields its schema
+// allows at that level (ObjectMeta's under metadata), and only those.
+func TestUnknownFieldHint(t *testing.T) {
+	c, err := NewCatalog(parse(t, widgetCRD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]string{
+		widget("  maxReplica: 2\n"):                                                            "(did you mean maxReplicas?)",
+		widget("  items:\n  - name: a\n    nme: b\n"):                                          "(did you mean name?)",
+		strings.Replace(widget("  mode: fast\n"), "{name: w}", "{name: w, labelz: {a: b}}", 1): "(did you mean labels?)",
+		widget("  zzzzzz: 1\n"):                                                                "",
+		widget("  mode: fast\nspex: {}\n"):                                                     "(did you mean spec?)",
+	} {
+		o := parse(t, text)[0]
+		ps, err := c.Lookup(nil, o).Validate(o, "default")
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("%q: %v %+v", text, err, ps)
+		}
+		if got := ps[0].Msg; (want == "" && strings.Contains(got, "did you mean")) || !strings.HasSuffix(got, want) {
+			t.Errorf("%q: %s, want suffix %q", text, got, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -18,12 +19,14 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
 	kschema "github.com/krender/krender/schema"
 )
@@ -110,7 +113,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	}
 	slices.Sort(unknown) // pruning walks maps
 	for _, path := range unknown {
-		add(UnknownField, path, fmt.Sprintf("unknown field %q: %s has no such field", path, what))
+		add(UnknownField, path, fmt.Sprintf("unknown field %q: %s has no such field%s", path, what, fieldHint(ver.structural, path)))
 	}
 	structuraldefaulting.Default(u, ver.structural)
 	prepareForCreate(u, ver, d.Namespaced, namespace)
@@ -118,6 +121,49 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 		add(Invalid, e.Field, fmt.Sprintf("%s: %s", what, e.Error()))
 	}
 	return out, nil
+}
+
+// fieldHint is a did-you-mean among the fields the schema allows beside the
+// unknown one at path (metadata's are ObjectMeta's), or "".
+func fieldHint(s *structuralschema.Structural, path string) string {
+	steps := kschema.Steps(path)
+	last := steps[len(steps)-1]
+	if last.Index {
+		return ""
+	}
+	if len(steps) > 1 && steps[0].Name == "metadata" && !steps[0].Key {
+		return suggest.Hint(last.Name, kschema.GoFieldNames(reflect.TypeOf(metav1.ObjectMeta{}), steps[1:len(steps)-1]))
+	}
+	for _, st := range steps[:len(steps)-1] {
+		var next *structuralschema.Structural
+		switch {
+		case s == nil:
+		case st.Index:
+			next = s.Items
+		case st.Key:
+			if s.AdditionalProperties != nil {
+				next = s.AdditionalProperties.Structural
+			}
+		default:
+			if p, ok := s.Properties[st.Name]; ok {
+				next = &p
+			} else if s.AdditionalProperties != nil {
+				next = s.AdditionalProperties.Structural
+			}
+		}
+		if next == nil {
+			return ""
+		}
+		s = next
+	}
+	if s == nil {
+		return ""
+	}
+	names := slices.Collect(maps.Keys(s.Properties))
+	if len(steps) == 1 {
+		names = append(names, "apiVersion", "kind", "metadata")
+	}
+	return suggest.Hint(last.Name, names)
 }
 
 // sortErrors orders errors by field path, then text: the schema validator

@@ -9,9 +9,11 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v4"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
@@ -52,6 +54,10 @@ type Linter struct {
 	mu       sync.Mutex
 	findings map[string]*Finding
 }
+
+// Scope tells the render the scope of custom kinds from the CRD files
+// (--crds, check.crds), for the namespace stage.
+func (l *Linter) Scope(gk schema.GroupKind) (namespaced, known bool) { return l.crds.Scope(gk) }
 
 // Config is what a check needs beyond the profile.
 type Config struct {
@@ -96,7 +102,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	var errs filepos.List
 	for _, d := range p.Check.Disable {
 		if !known(d.Value) {
-			errs = append(errs, filepos.Errorf(d.Pos, "unknown rule %q (rules: %s)", d.Value, strings.Join(ruleIDs(), ", ")))
+			errs = append(errs, filepos.Errorf(d.Pos, "unknown rule %q%s (rules: %s)", d.Value, suggest.Hint(d.Value, ruleIDs()), strings.Join(ruleIDs(), ", ")))
 		}
 		l.disabled[d.Value] = true
 	}

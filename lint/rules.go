@@ -13,6 +13,7 @@ import (
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/istio"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/namespace"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/schema"
 	"github.com/krender/krender/subst"
@@ -55,6 +56,9 @@ var rules = []Rule{
 	{ID: hash.RuleNotRendered, Severity: filepos.Warning,
 		Summary: "a reference to a ConfigMap or Secret that is not in the render: it keeps its name and pods do not roll when it changes",
 		Fix:     "render the ConfigMap/Secret with the templates, or mark the reference optional if it may be absent"},
+	{ID: namespace.RuleUnknownScope, Severity: filepos.Info,
+		Summary: "a custom kind with no namespace whose scope no CRD tells, so the profile's namespace is not written into it",
+		Fix:     "write metadata.namespace, or give its CRD with --crds"},
 	{ID: hash.RuleKeepsName, Severity: filepos.Info,
 		Summary: "a ConfigMap or Secret no pod consumes keeps its name under hash mode suffix",
 		Fix:     "nothing to do; annotate it krender.io/hash: suffix to rename it anyway, or \"off\" to say so"},

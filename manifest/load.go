@@ -159,17 +159,50 @@ func CheckDuplicateKeys(src *Source, n *yaml.Node) error {
 func yamlError(src *Source, err error) error {
 	var le *yaml.LoadError
 	if errors.As(err, &le) {
+		if te := TabError(src, le); te != nil {
+			return te
+		}
 		return LoadError(src.Path, le)
 	}
 	var les *yaml.LoadErrors
 	if errors.As(err, &les) && len(les.Errors) > 0 {
 		var l filepos.List
 		for _, e := range les.Errors {
+			if te := TabError(src, e); te != nil {
+				l = append(l, te)
+				continue
+			}
 			l = append(l, LoadError(src.Path, e))
 		}
 		return l.Err()
 	}
 	return filepos.Errorf(filepos.Pos{File: src.Path}, "invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// TabError restates a go-yaml error caused by a tab in a line's indentation
+// ("found character that cannot start any token", "found a tab character
+// that violates indentation"), at the tab; nil for any other error. Editors
+// hide tabs, and go-yaml's words do not say what to fix.
+func TabError(src *Source, e *yaml.LoadError) *filepos.Error {
+	if !strings.Contains(e.Message, "tab") && !strings.Contains(e.Message, "cannot start any token") {
+		return nil
+	}
+	for _, line := range []int{e.Mark.Line, e.ContextMark.Line} {
+		if line < 1 || line > len(src.lineStarts) {
+			continue
+		}
+		text := src.Text[src.lineStarts[line-1]:]
+		for i, c := range text {
+			if c == '\t' {
+				return filepos.Errorf(filepos.Pos{File: src.Path, Line: line, Col: i + 1},
+					"invalid YAML: found a tab character in indentation; YAML indents with spaces")
+			}
+			if c != ' ' {
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // LoadError states a go-yaml error at the place the broken construct starts

@@ -16,6 +16,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/hash/refs"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 )
@@ -136,6 +137,12 @@ func decode(path string, text []byte) (*fileDoc, error) {
 		}
 		if strings.Contains(err.Error(), "expected single document") {
 			return nil, filepos.Errorf(secondDocument(src), "a profile is one YAML document; another one starts here")
+		}
+		var le *yaml.LoadError
+		if errors.As(err, &le) {
+			if te := manifest.TabError(src, le); te != nil {
+				return nil, te
+			}
 		}
 		return nil, loadError(path, err)
 	}
@@ -260,7 +267,7 @@ func decodeLimits(path string, n *yaml.Node) (manifest.Limits, error) {
 	err := eachEntry(path, n, "limits", func(key, val *yaml.Node) error {
 		f := lim.Field(key.Value)
 		if f == nil {
-			return filepos.Errorf(at(path, key), "unknown limit %q (limits: %s)", key.Value, strings.Join(manifest.LimitKeys, ", "))
+			return filepos.Errorf(at(path, key), "unknown limit %q%s (limits: %s)", key.Value, suggest.Hint(key.Value, manifest.LimitKeys), strings.Join(manifest.LimitKeys, ", "))
 		}
 		maxV := *manifest.MaxLimits.Field(key.Value)
 		v, err := strconv.Atoi(val.Value)
@@ -430,7 +437,7 @@ func at(path string, n *yaml.Node) filepos.Pos {
 }
 
 var (
-	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+	unknownField = regexp.MustCompile(`^field (\S+) not found in type (\S+)$`)
 	badType      = regexp.MustCompile("^cannot construct (!!\\w+) (?:`(.*)` )?into (\\S+)$")
 )
 
@@ -440,7 +447,7 @@ func loadError(path string, err error) error {
 	add := func(e *yaml.LoadError) {
 		msg := e.Message
 		if m := unknownField.FindStringSubmatch(msg); m != nil {
-			msg = fmt.Sprintf("unknown key %q", m[1])
+			msg = fmt.Sprintf("unknown key %q%s", m[1], suggest.Hint(m[1], knownKeys[m[2]]))
 		} else if m := badType.FindStringSubmatch(msg); m != nil {
 			msg = fmt.Sprintf("expected %s, found %s", goTypeName(m[3]), strings.TrimPrefix(m[1], "!!"))
 			if m[2] != "" {
@@ -468,6 +475,34 @@ func loadError(path string, err error) error {
 	}
 	return list.Err()
 }
+
+// knownKeys are the keys each section of a profile allows, by the Go type
+// name go-yaml's unknown-field error names, for did-you-mean.
+var knownKeys = func() map[string][]string {
+	keys := map[string][]string{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || t == reflect.TypeOf(yaml.Node{}) || keys[t.String()] != nil {
+			return
+		}
+		keys[t.String()] = []string{}
+		for i := 0; i < t.NumField(); i++ {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			keys[t.String()] = append(keys[t.String()], name)
+			walk(t.Field(i).Type)
+		}
+	}
+	for _, root := range []any{fileDoc{}, tenantDoc{}, zoneDoc{}, Inject{}} {
+		walk(reflect.TypeOf(root))
+	}
+	return keys
+}()
 
 func goTypeName(t string) string {
 	switch {

@@ -10,10 +10,13 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/namespace"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst"
@@ -172,6 +175,20 @@ func New(fsys FS, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
+	ns := namespace.Stage{Namespace: opts.Namespace, Notes: check != nil}
+	if ns.Namespace != "" {
+		err = namespace.Check(ns.Namespace, filepos.Pos{File: "--namespace"})
+	} else if ns.Namespace = p.Namespace.Value; ns.Namespace != "" {
+		err = namespace.Check(ns.Namespace, p.Namespace.Pos)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := check.(interface {
+		Scope(schema.GroupKind) (bool, bool)
+	}); ok {
+		ns.Teller = t.Scope
+	}
 	e.subst = subst.New(p, check != nil, tpls)
 	if opts.Strict {
 		e.subst.Strict = true
@@ -180,7 +197,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if opts.Redact {
 		redacted = redact.Stage{Values: SecretValues(opts.Secrets)}
 	}
-	if e.Stages, err = buildStages(fsys, p, e.subst, check, redacted); err != nil {
+	if e.Stages, err = buildStages(fsys, p, e.subst, ns, check, redacted); err != nil {
 		return nil, err
 	}
 	if opts.LimitMemory {
@@ -228,11 +245,7 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 			for _, t := range p.Tenants {
 				names = append(names, t.Name)
 			}
-			msg := fmt.Sprintf("-t %s: no such tenant in the profile", w)
-			if s := subst.Suggest(w, names); s != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", s)
-			}
-			return nil, fmt.Errorf("%s", msg)
+			return nil, fmt.Errorf("-t %s: no such tenant in the profile%s", w, suggest.Hint(w, names))
 		}
 		chosen[w] = true
 	}

@@ -9,9 +9,9 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/subst"
 	"github.com/krender/krender/subst/shellformat"
 )
 
@@ -96,11 +96,7 @@ func checkOverrides(p *profiles.Profile, set profiles.Vars, tpls []*manifest.Obj
 				names = append(names, n)
 			}
 		}
-		msg := fmt.Sprintf("%s: %s is not a variable of the profile and no template references it", flag, v.Name)
-		if s := subst.Suggest(v.Name, names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %s?)", s)
-		}
-		return fmt.Errorf("%s", msg)
+		return fmt.Errorf("%s: %s is not a variable of the profile and no template references it%s", flag, v.Name, suggest.Hint(v.Name, names))
 	}
 	return nil
 }

@@ -14,9 +14,9 @@ import (
 // buildStages is the pipeline, in order. Each stage is built once per run,
 // so expressions are compiled and fragments parsed once, not per unit; a
 // stage that cannot be built (a bad profile section) fails the run before
-// any unit renders. check is `krender check`'s linter, or nil; redacted is
+// any unit renders. ns writes the namespace; check is `krender check`'s linter, or nil; redacted is
 // --redact's stage, or nil.
-func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, check, redacted Stage) ([]Stage, error) {
+func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
 	in, err := inject.New(readLimited(fsys, p.Limits.OrDefault().FileBytes), p)
 	if err != nil {
 		return nil, err
@@ -32,6 +32,7 @@ func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, check, redacted
 	stages := []Stage{
 		sub,                           // the profile's variables, nothing else
 		duplicateKeys{},               // a substituted key may now collide
+		ns,                            // namespace: (or -n) into namespaced objects that name none
 		in,                            // fragments, after substitution: their `$` belongs to the shell
 		istio.Guard{On: p.IstioGuard}, // pods that write /etc/hosts wait for the proxy
 		z,                             // per-zone hostAliases; split copies workloads

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,6 +32,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	k8syaml "sigs.k8s.io/yaml"
 
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
 )
 
@@ -126,7 +128,12 @@ func decodeStrict(root *yaml.Node, obj any, prefix, what string) []Problem {
 			out = append(out, Problem{root, s.Error()})
 			continue
 		}
-		out = append(out, Problem{At(root, m[1]), fmt.Sprintf("unknown field %q: %s has no such field", prefix+m[1], what)})
+		steps := Steps(m[1])
+		hint := ""
+		if last := steps[len(steps)-1]; !last.Index {
+			hint = suggest.Hint(last.Name, GoFieldNames(reflect.TypeOf(obj), steps[:len(steps)-1]))
+		}
+		out = append(out, Problem{At(root, m[1]), fmt.Sprintf("unknown field %q: %s has no such field%s", prefix+m[1], what, hint)})
 	}
 	return out
 }
@@ -146,6 +153,114 @@ func JSON(o *manifest.Object) ([]byte, *Problem) {
 		return nil, &Problem{o.Node, err.Error()}
 	}
 	return js, nil
+}
+
+// Step is one step of a field path as the API server prints it: a field
+// name, an [index] of a list, or a [key] of a map.
+type Step struct {
+	Name  string
+	Index bool // [0]
+	Key   bool // [app.kubernetes.io/name]
+}
+
+// Steps splits a field path (spec.containers[0].image, metadata.labels[a.b]).
+func Steps(path string) []Step {
+	var out []Step
+	for _, m := range segment.FindAllStringSubmatch(path, -1) {
+		switch {
+		case m[1] != "":
+			out = append(out, Step{Name: m[1]})
+		case m[3] != "":
+			out = append(out, Step{Name: m[3], Key: true})
+		default:
+			out = append(out, Step{Name: m[2], Index: true})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, Step{Name: path})
+	}
+	return out
+}
+
+// GoFieldNames are the JSON names of the fields of the struct that t (an
+// API type) holds at path, embedded structs included: the fields allowed
+// beside an unknown one. Nil when the path leaves the type.
+func GoFieldNames(t reflect.Type, path []Step) []string {
+	for _, st := range path {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch {
+		case (st.Index && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array)) || (st.Key && t.Kind() == reflect.Map):
+			t = t.Elem()
+		case !st.Index && !st.Key && t.Kind() == reflect.Struct:
+			f, ok := jsonField(t, st.Name)
+			if !ok {
+				return nil
+			}
+			t = f
+		default:
+			return nil
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	eachJSONField(t, func(name string, _ reflect.Type) bool {
+		names = append(names, name)
+		return true
+	})
+	return names
+}
+
+func jsonField(t reflect.Type, name string) (reflect.Type, bool) {
+	var found reflect.Type
+	eachJSONField(t, func(n string, ft reflect.Type) bool {
+		if n == name {
+			found = ft
+			return false
+		}
+		return true
+	})
+	return found, found != nil
+}
+
+// eachJSONField calls f with each JSON field of struct t, flattening
+// embedded (inline) structs as encoding/json does, until f returns false.
+func eachJSONField(t reflect.Type, f func(name string, ft reflect.Type) bool) bool {
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if sf.Anonymous && (name == "" || strings.Contains(opts, "inline")) {
+			et := sf.Type
+			for et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				if !eachJSONField(et, f) {
+					return false
+				}
+				continue
+			}
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if !f(name, sf.Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // segment is one step of a field path: a name, an [index], or a [key] of

@@ -93,7 +93,7 @@ spec:
       hostAliases:
       - ip: 10.0.0.1
         hostname: db
-`, []string{`10:9: unknown field "spec.template.spec.hostAliases[0].hostname": apps/v1 Deployment has no such field`}},
+`, []string{`10:9: unknown field "spec.template.spec.hostAliases[0].hostname": apps/v1 Deployment has no such field (did you mean hostnames?)`}},
 		{"unknown field in the second container", `apiVersion: v1
 kind: Pod
 metadata:
@@ -104,7 +104,7 @@ spec:
     image: a
   - name: b
     imagee: b
-`, []string{`10:5: unknown field "spec.containers[1].imagee": v1 Pod has no such field`}},
+`, []string{`10:5: unknown field "spec.containers[1].imagee": v1 Pod has no such field (did you mean image?)`}},
 		{"unknown top-level field", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nspecs: {}\n",
 			[]string{`5:1: unknown field "specs": v1 ConfigMap has no such field`}},
 		{"unknown fields in document order", `apiVersion: batch/v1
@@ -124,8 +124,8 @@ spec:
             image: j
             commnad: [run]
 `, []string{
-			`5:3: unknown field "metadata.nmae": batch/v1 CronJob has no such field`,
-			`16:13: unknown field "spec.jobTemplate.spec.template.spec.containers[0].commnad": batch/v1 CronJob has no such field`,
+			`5:3: unknown field "metadata.nmae": batch/v1 CronJob has no such field (did you mean name?)`,
+			`16:13: unknown field "spec.jobTemplate.spec.template.spec.containers[0].commnad": batch/v1 CronJob has no such field (did you mean command?)`,
 		}},
 		{"wrongly typed field", `apiVersion: apps/v1
 kind: Deployment
@@ -226,7 +226,7 @@ items:
     bogus: 1
 `, []string{`9:5: unknown field "spec.bogus": v1 Pod has no such field`}},
 		{"List's own fields are checked", "apiVersion: v1\nkind: List\nitemz: []\n",
-			[]string{`3:1: unknown field "itemz": v1 List has no such field`}},
+			[]string{`3:1: unknown field "itemz": v1 List has no such field (did you mean items?)`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := check(t, c.text); !slices.Equal(got, c.want) {

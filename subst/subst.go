@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/subst/shellformat"
@@ -462,10 +463,7 @@ const KeepHint = "if another program reads it at run time, list its field in the
 // UndefinedMessage explains an undefined reference, with a did-you-mean.
 func UndefinedMessage(r manifest.Ref, defined []string) string {
 	msg := fmt.Sprintf("undefined variable %s: not in the profile's vars or --set", r.Text)
-	if s := Suggest(r.Name, defined); s != "" {
-		msg += fmt.Sprintf(" (did you mean %s?)", s)
-	}
-	return msg
+	return msg + suggest.Hint(r.Name, defined)
 }
 
 // Typo returns the defined name that name misspells, if it is evidence of
@@ -494,31 +492,6 @@ func Typo(name string, defined []string) string {
 		if dist < bestD || dist == bestD && d < best {
 			best, bestD = d, dist
 		}
-	}
-	return best
-}
-
-// Suggest returns the defined name closest to name, if it is close enough to
-// be a misspelling.
-func Suggest(name string, defined []string) string {
-	best, bestD := "", 0
-	sorted := append([]string(nil), defined...)
-	sort.Strings(sorted)
-	for _, d := range sorted {
-		dist := levenshtein.ComputeDistance(strings.ToUpper(name), strings.ToUpper(d))
-		if strings.EqualFold(name, d) {
-			dist = 0
-		}
-		if best == "" || dist < bestD {
-			best, bestD = d, dist
-		}
-	}
-	limit := 2
-	if len(name) >= 9 {
-		limit = 3
-	}
-	if best == "" || bestD > limit {
-		return ""
 	}
 	return best
 }

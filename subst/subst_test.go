@@ -54,18 +54,6 @@ spec:
 	}
 }
 
-func TestSuggest(t *testing.T) {
-	defined := []string{"REGISTRY", "IMAGE_TAG", "TENANT_ID", "ENV"}
-	for name, want := range map[string]string{
-		"REGISTY": "REGISTRY", "registry": "REGISTRY", "IMAGETAG": "IMAGE_TAG", "TENANTID": "TENANT_ID",
-		"NODE_IP": "", "ENVV": "ENV", "X": "",
-	} {
-		if got := Suggest(name, defined); got != want {
-			t.Errorf("Suggest(%s) = %q, want %q", name, got, want)
-		}
-	}
-}
-
 func TestYAML11Quoting(t *testing.T) {
 	for v, str := range map[string]bool{
 		"yes": false, "on": false, "Off": false, "y": false, "1e3": false, "0x10": false, "~": false, "12": false,

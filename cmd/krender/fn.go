@@ -25,6 +25,11 @@ in), spec.tenant and spec.set. The profile and every file it names must lie
 within the root (--root; by default the git work tree holding the directory
 the function runs in; see docs/security.md). On an error nothing is written
 to standard output.`,
+		Example: `  # kustomize runs it through a wrapper script (its exec spec takes no
+  # arguments; see docs/integrations.md):
+  #   kustomize build --enable-alpha-plugins --enable-exec apps/shop
+  # By hand, with a ResourceList whose functionConfig names spec.profile:
+  krender fn --set-env IMAGE_TAG < resource-list.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			root, err := rf.resolve(h.fsys)

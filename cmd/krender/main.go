@@ -14,8 +14,10 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/output"
@@ -109,20 +111,8 @@ func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys rend
 	errw := h.masked(stderr)
 	defer errw.Flush()
 	h.stderr = errw
-	root := &cobra.Command{
-		Use:           "krender",
-		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       buildVersion(),
-	}
-	root.SetVersionTemplate("{{.Version}}\n")
-	// Taking -v here leaves cobra's --version long-only.
-	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", "print info notes as well as warnings (render; check always reports them)")
+	root := newRoot(h)
 	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(errw)
-	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(stdout), schemaCmd(stdout), fnCmd(h))
 	err := root.Execute()
 	switch {
 	case err == nil:
@@ -138,6 +128,62 @@ func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys rend
 		fmt.Fprintf(errw, "krender: %v\n", err)
 	}
 	return exitError
+}
+
+// newRoot is the command tree; tests walk it (every command has examples).
+func newRoot(h *host) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "krender",
+		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       buildVersion(),
+		Example: `  # Render the prod profile's templates and apply them
+  krender render -p profiles/prod.yaml templates/ | kubectl apply -f -
+
+  # Report what would misbehave at run time (exit 1 on errors)
+  krender check -p profiles/prod.yaml templates/`,
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	// Taking -v here leaves cobra's --version long-only.
+	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", "print info notes as well as warnings (render; check always reports them)")
+	root.SetOut(h.stdout)
+	root.SetErr(h.stderr)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h))
+	// Cobra adds these at Execute; add them now to give them examples.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = "  krender help render"
+		case "completion":
+			c.Example = "  # Complete krender's commands and flags in this bash session\n  source <(krender completion bash)"
+			for _, sh := range c.Commands() {
+				sh.Example = fmt.Sprintf("  krender completion %s > krender-completion.%s", sh.Name(), sh.Name())
+			}
+		}
+	}
+	return root
+}
+
+// flagError adds a did-you-mean to an unknown flag (cobra suggests
+// commands, not flags): --namepsace, --profle.
+func flagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	add := func(f *pflag.Flag) { names = append(names, f.Name) }
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	if s := suggest.Closest(name, names); s != "" {
+		return fmt.Errorf("%s (did you mean --%s?)", msg, s)
+	}
+	return err
 }
 
 // internalError reports a bug (a panic anywhere below main) without the
@@ -167,7 +213,7 @@ func renderFlags(c *cobra.Command, o *render.Options, h *host) {
 	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
-	c.Flags().StringVar(&o.Namespace, "namespace", "", "namespace of objects that name none (default: the profile's, else \"default\")")
+	c.Flags().StringVarP(&o.Namespace, "namespace", "n", "", "namespace written into objects that name none (overrides the profile's namespace:; see docs/namespace.md)")
 	c.Flags().BoolVar(&o.Strict, "strict", false, "an undefined ${NAME} in a custom resource's string or an annotation value is an error, as in a field Kubernetes reads (the profile's substitution.strict)")
 	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
 }
@@ -207,6 +253,18 @@ func renderCmd(h *host) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
 		Short: "Render templates for a profile to stdout or to a directory",
+		Example: `  # Every tenant of the prod profile, to stdout
+  krender render -p profiles/prod.yaml templates/
+
+  # One file per object under rendered/prod (replaced atomically)
+  krender render -p profiles/prod.yaml -o rendered/prod templates/
+
+  # In CI: fail when the committed rendered/prod is out of date; then refresh it
+  krender render -p profiles/prod.yaml --check rendered/prod templates/
+  krender render -p profiles/prod.yaml --check rendered/prod --update templates/
+
+  # One tenant into namespace shop, with a variable set and a CI secret (never printed)
+  krender render -p profiles/prod.yaml -t tenant-a -n shop --set LOG_LEVEL=debug --set-env IMAGE_TAG templates/ | kubectl apply -f -`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
 			if update && check == "" {
@@ -309,6 +367,11 @@ func checkCmd(h *host) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
 		Short: "Render in memory and report manifests that will misbehave at run time",
+		Example: `  # Findings as file:line:col, exit 1 on errors
+  krender check -p profiles/prod.yaml templates/
+
+  # One tenant, as SARIF for GitHub code scanning
+  krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
 			if err := lint.Write(io.Discard, format, nil); err != nil {
@@ -347,6 +410,8 @@ func varsCmd(h *host) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "vars -p PROFILE [-t TENANT]... PATH... (- reads stdin)",
 		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
+		Example: `  krender vars -p profiles/prod.yaml templates/
+  krender vars -p profiles/dev.yaml -t tenant-a templates/billing-api`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
 			e, err := render.New(h.fsys, o)

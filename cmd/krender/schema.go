@@ -13,7 +13,9 @@ func schemaCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "schema",
 		Short: "Print the profile format as a JSON Schema (draft-07), for editors: # yaml-language-server: $schema=...",
-		Args:  cobra.NoArgs,
+		Example: `  # Then start a profile with: # yaml-language-server: $schema=krender-profile.schema.json
+  krender schema > krender-profile.schema.json`,
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			b, err := profiles.Schema(lint.RuleIDs())
 			if err != nil {

@@ -125,7 +125,7 @@ var schemaErrors = []string{
 	"inject/bad-expression",  // mode: patch (its yq errors are the loader's)
 	"inject/shell-injection", // type: url (its unsafe values are the loader's)
 	"render/profile-wrong-type",
-	"render/unknown-profile-key",
+	"render/unknown-profile-key", "render/unknown-profile-key-suggest",
 	"zones/bad-label",
 	"zones/bad-zone-data",
 	"zones/unknown-strategy",

@@ -48,7 +48,9 @@ func versionCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print krender's module version and VCS revision",
-		Args:  cobra.NoArgs,
+		Example: `  krender version
+  krender --version`,
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			_, err := fmt.Fprintln(stdout, buildVersion())
 			return err
