@@ -117,7 +117,7 @@ func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys rend
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(errw)
-	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(stdout), schemaCmd(stdout), fnCmd(h))
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(stdout), schemaCmd(stdout), fnCmd(h), tenantsCmd(h))
 	err := root.Execute()
 	switch {
 	case err == nil:
