@@ -38,11 +38,11 @@ functionConfig:
 		t.Fatalf("exit %d, stderr %q:\n%s", code, errs, out)
 	}
 	// The stages' notes go to stderr, secret values masked.
-	if !strings.Contains(errs, `warning: Secret "<redacted>" is not in this render`) || strings.Contains(errs, "tok-0123456789") {
+	if !strings.Contains(errs, `warning: Pod/p-${A} spec.containers[0].envFrom[0].secretRef.name (items[0]): Secret "<redacted>" is not in this render`) || strings.Contains(errs, "tok-0123456789") {
 		t.Fatalf("stderr: %q", errs)
 	}
 	out, errs, code = fn(list("p-${B}"), "--set-env", "TOKEN")
-	if code != 2 || out != "" || !strings.Contains(errs, "stdin:6:25: undefined variable ${B}") {
+	if code != 2 || out != "" || !strings.Contains(errs, "stdin:6:25: Pod/p-${B} metadata.name (items[0]): undefined variable ${B}") {
 		t.Fatalf("undefined variable: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if out, errs, code = fn("", "--set-env", "TOKEN"); code != 2 || out != "" || !strings.Contains(errs, "no input") {
