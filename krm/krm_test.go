@@ -226,6 +226,10 @@ func TestCommentsAnnotationsAndResults(t *testing.T) {
 			t.Errorf("result %s = %v, want %v", k, subpath[k], v)
 		}
 	}
+	// The position names the item's file (not readable here: no line).
+	if pos := subpath["tags"].(map[string]any)["position"]; pos != "app/pod.yaml" {
+		t.Errorf("position tag %v, want app/pod.yaml", pos)
+	}
 	if msg, _ := subpath["message"].(string); !strings.Contains(msg, `ConfigMap "external"`) || !strings.Contains(msg, "Fix: ") {
 		t.Errorf("message %q", msg)
 	}

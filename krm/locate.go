@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -157,15 +158,14 @@ func before(n *yaml.Node, p filepos.Pos) bool {
 }
 
 // entryAt is the entry whose text holds p, or nil: the last bound that
-// starts at or before p (bounds are in the order written).
+// starts at or before p (bounds are in the order written, so a binary
+// search: a fleet's notes are many).
 func (l *locator) entryAt(p filepos.Pos) *entry {
-	var best *yaml.Node
-	for _, b := range l.bounds {
-		if before(b, p) {
-			best = b
-		}
+	i := sort.Search(len(l.bounds), func(i int) bool { return !before(l.bounds[i], p) })
+	if i == 0 {
+		return nil
 	}
-	return l.owner[best]
+	return l.owner[l.bounds[i-1]]
 }
 
 // pathAt finds the field written at line:col below root: a mapping or
@@ -248,6 +248,11 @@ func (l *locator) file(name string) (*manifest.Source, []*yaml.Node) {
 		return src, l.docs[name]
 	}
 	l.files[name] = nil
+	// Only a regular file within the byte limit: the name comes from the
+	// input, and ../../dev/zero must not hang an error message.
+	if fi, err := l.fsys.Stat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(manifest.DefaultLimits.FileBytes) {
+		return nil, nil
+	}
 	b, err := l.fsys.ReadFile(name)
 	if err != nil || len(b) > manifest.DefaultLimits.FileBytes {
 		return nil, nil

@@ -1,6 +1,8 @@
 package krm_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,6 +91,7 @@ func TestErrorsNameTheFile(t *testing.T) {
 		{"remote base", "{}", "{config.kubernetes.io/origin: \"path: app/pod.yaml\\nrepo: https://github.com/example/deploy\\nref: v1\\n\"}",
 			"https://github.com/example/deploy//app/pod.yaml?ref=v1: Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"},
 		{"file not readable", "{}", "{config.kubernetes.io/path: gone/pod.yaml}", "gone/pod.yaml: Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"},
+		{"a device", "{}", "{config.kubernetes.io/path: ../../../../../../../../dev/zero}", "../../../../../../../../dev/zero: Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"},
 		{"no annotation", "{}", "{}", "stdin:20:47: Pod/web spec.containers[0].env[0].value (items[1]): undefined variable ${LEVEL}"},
 	} {
 		_, _, err := runFn(t, fsys, locatedList(c.ann0, c.ann1, "{}"))
@@ -131,5 +134,23 @@ func TestNotesNameTheFile(t *testing.T) {
 	}
 	if strings.Contains(all, "stdin:") {
 		t.Fatalf("a note still names stdin:\n%s", all)
+	}
+}
+
+// TestLocateReadsOnlyRegularFiles: an annotation naming a device (endless)
+// or a directory gives the name alone, at once.
+func TestLocateReadsOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "p.yaml")
+	if err := os.WriteFile(p, []byte("vars: {GREETING: hi}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := strings.Repeat("../", 40) + "dev/zero"
+	for _, name := range []string{zero, "."} {
+		in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: '"+name+"'}", "{}"), "profile: p.yaml", "profile: "+p, 1)
+		_, _, err := runFn(t, render.OSFS{}, in)
+		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("error %v, want %s", err, want)
+		}
 	}
 }
