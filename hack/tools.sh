@@ -32,3 +32,16 @@ command -v envsubst >/dev/null || {
   echo "installing GNU envsubst (gettext-base)" >&2
   apt-get update -qq && apt-get install -y -qq gettext-base >/dev/null
 }
+# ajv-cli (npm) compiles the profile schema in strict mode and validates the
+# profiles against it (cmd/krender/schema_tools_test.go); pinned, with its ajv.
+ajv_cli_version=5.0.0 ajv_version=8.20.0
+if ! grep -q "\"version\": \"$ajv_cli_version\"" .cache/npm/node_modules/ajv-cli/package.json 2>/dev/null ||
+  ! grep -q "\"version\": \"$ajv_version\"" .cache/npm/node_modules/ajv/package.json 2>/dev/null; then
+  echo "installing ajv-cli@$ajv_cli_version (ajv@$ajv_version) into .cache/npm" >&2
+  npm install --prefix .cache/npm --no-audit --no-fund --save-exact "ajv-cli@$ajv_cli_version" "ajv@$ajv_version" >/dev/null
+fi
+# Python's jsonschema, the other validator the schema test runs.
+python3 -c 'import jsonschema' 2>/dev/null || /usr/bin/python3 -c 'import jsonschema' 2>/dev/null || {
+  echo "installing Python jsonschema (python3-jsonschema)" >&2
+  apt-get update -qq && apt-get install -y -qq python3-jsonschema >/dev/null
+}

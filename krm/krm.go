@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
@@ -94,6 +95,12 @@ func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, r
 	if err != nil {
 		return nil, err
 	}
+	loc := newLocator(src, fsys, list)
+	notes, err := run(src, list, loc, out, fsys, secrets, root)
+	return loc.notes(notes), loc.errors(err)
+}
+
+func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsys render.FS, secrets []render.Secret, root *loadroot.Root) ([]filepos.Note, error) {
 	fc, cfg, err := readConfig(src, list)
 	if err != nil {
 		return nil, err
@@ -107,7 +114,7 @@ func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, r
 		return nil, err
 	}
 	n := manifest.Value(manifest.Value(fc, "spec"), "profile")
-	if err := root.Check("functionConfig spec.profile", cfg.Profile, filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}); err != nil {
+	if err := root.Check("the profile", cfg.Profile, filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}); err != nil {
 		return nil, err
 	}
 	opts := render.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
@@ -144,7 +151,7 @@ func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, r
 	if err != nil {
 		return nil, err
 	}
-	results, err := findings(src, set, linter.Findings(), redact.NewText(render.SecretValues(secrets)))
+	results, err := findings(loc, set, linter.Findings(), redact.NewText(render.SecretValues(secrets)))
 	if err != nil {
 		return nil, err
 	}
@@ -178,6 +185,11 @@ func readList(src *manifest.Source) (*yaml.Node, error) {
 	return list, nil
 }
 
+// configKeys are functionConfig spec's keys, as Config's yaml tags say.
+var configKeys = []string{"profile", "tenant", "set"}
+
+// readConfig reads functionConfig. Its messages follow the locator's
+// "functionConfig spec.tennant: " (the field they are about).
 func readConfig(src *manifest.Source, list *yaml.Node) (*yaml.Node, Config, error) {
 	var cfg Config
 	fc := manifest.Value(list, "functionConfig")
@@ -186,26 +198,52 @@ func readConfig(src *manifest.Source, list *yaml.Node) (*yaml.Node, Config, erro
 		return nil, cfg, filepos.Errorf(at(list), "functionConfig is missing: want apiVersion: %s, kind: %s, spec.profile", ConfigAPIVersion, ConfigKind)
 	}
 	if v, k := manifest.ScalarAt(fc, "apiVersion"), manifest.ScalarAt(fc, "kind"); v != ConfigAPIVersion || k != ConfigKind {
-		return nil, cfg, filepos.Errorf(at(fc), "functionConfig is %s %s: want apiVersion: %s, kind: %s", v, k, ConfigAPIVersion, ConfigKind)
+		return nil, cfg, filepos.Errorf(at(fc), "apiVersion %s, kind %s is not krender's: want apiVersion: %s, kind: %s", v, k, ConfigAPIVersion, ConfigKind)
 	}
 	spec := manifest.Value(fc, "spec")
 	if spec == nil || spec.Kind != yaml.MappingNode {
-		return nil, cfg, filepos.Errorf(at(fc), "functionConfig needs spec.profile")
+		return nil, cfg, filepos.Errorf(at(fc), "spec.profile is required (a path from the directory the function runs in)")
 	}
-	if err := spec.Load(&cfg, yaml.WithKnownFields()); err != nil {
-		var le *yaml.LoadError
-		var les *yaml.LoadErrors
-		switch {
-		case asLoadErrors(err, &les):
-			le = les.Errors[0]
-			fallthrough
-		case asLoadError(err, &le):
-			return nil, cfg, filepos.Errorf(filepos.Pos{File: src.Path, Line: le.Mark.Line, Col: le.Mark.Column}, "functionConfig spec: %s", le.Message)
+	var errs filepos.List
+	str := func(k, v *yaml.Node) string {
+		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+			errs = append(errs, filepos.Errorf(at(v), "want a string"))
 		}
-		return nil, cfg, filepos.Errorf(at(spec), "functionConfig spec: %v", err)
+		return v.Value
+	}
+	for i := 0; i+1 < len(spec.Content); i += 2 {
+		k, v := spec.Content[i], spec.Content[i+1]
+		switch k.Value {
+		case "profile":
+			cfg.Profile = str(k, v)
+		case "tenant":
+			cfg.Tenant = str(k, v)
+		case "set":
+			if v.Tag == "!!null" {
+				continue
+			}
+			if v.Kind != yaml.MappingNode {
+				errs = append(errs, filepos.Errorf(at(v), "want a mapping of NAME: VALUE"))
+				continue
+			}
+			cfg.Set = map[string]string{}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				if name, val := v.Content[j], v.Content[j+1]; val.Kind != yaml.ScalarNode {
+					errs = append(errs, filepos.Errorf(at(val), "want a string value for %s", name.Value))
+				} else {
+					cfg.Set[name.Value] = val.Value
+				}
+			}
+		default:
+			msg := "unknown key" + suggest.Hint(k.Value, configKeys)
+			errs = append(errs, filepos.Errorf(at(k), "%s; spec takes %s", msg, strings.Join(configKeys, ", ")))
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, cfg, err
 	}
 	if cfg.Profile == "" {
-		return nil, cfg, filepos.Errorf(at(spec), "functionConfig needs spec.profile (a path from the directory the function runs in)")
+		return nil, cfg, filepos.Errorf(at(spec), "profile is required (a path from the directory the function runs in)")
 	}
 	return fc, cfg, nil
 }

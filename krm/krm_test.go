@@ -226,6 +226,10 @@ func TestCommentsAnnotationsAndResults(t *testing.T) {
 			t.Errorf("result %s = %v, want %v", k, subpath[k], v)
 		}
 	}
+	// The position names the item's file (not readable here: no line).
+	if pos := subpath["tags"].(map[string]any)["position"]; pos != "app/pod.yaml" {
+		t.Errorf("position tag %v, want app/pod.yaml", pos)
+	}
 	if msg, _ := subpath["message"].(string); !strings.Contains(msg, `ConfigMap "external"`) || !strings.Contains(msg, "Fix: ") {
 		t.Errorf("message %q", msg)
 	}
@@ -240,11 +244,11 @@ func TestErrors(t *testing.T) {
 		{"not a list", "apiVersion: v1\nkind: ConfigMap\n", "want a ResourceList"},
 		{"two documents", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n---\na: b\n", "a second document"},
 		{"no functionConfig", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n", "functionConfig is missing"},
-		{"other functionConfig", strings.Replace(small, "kind: Render", "kind: SetLabels", 1), "functionConfig is krender.io/v1alpha1 SetLabels"},
-		{"unknown key", strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    tenants: [a]", 1), `functionConfig spec: field tenants not found`},
-		{"no profile", strings.Replace(small, "    profile: p.yaml", "    tenant: a", 1), "functionConfig needs spec.profile"},
+		{"other functionConfig", strings.Replace(small, "kind: Render", "kind: SetLabels", 1), "stdin:38:3: functionConfig: apiVersion krender.io/v1alpha1, kind SetLabels is not krender's"},
+		{"unknown key", strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    tenants: [a]", 1), "stdin:48:5: functionConfig spec.tenants: unknown key (did you mean tenant?); spec takes profile, tenant, set"},
+		{"no profile", strings.Replace(small, "    profile: p.yaml", "    tenant: a", 1), "functionConfig spec: profile is required"},
 		{"missing profile", strings.Replace(small, "profile: p.yaml", "profile: nope.yaml", 1), "nope.yaml: cannot read profile"},
-		{"undefined variable", strings.Replace(small, "      IMAGE: nginx:1.27\n", "", 1), "stdin:32:18: undefined variable ${IMAGE}"},
+		{"undefined variable", strings.Replace(small, "      IMAGE: nginx:1.27\n", "", 1), "app/pod.yaml: Pod/web spec.containers[0].image: undefined variable ${IMAGE}"},
 		{"not an object", strings.Replace(small, "  - apiVersion: v1\n    kind: Pod", "  - apiVersion: v1\n    kin: Pod", 1), "items[1] is not a Kubernetes object"},
 		{"bad yaml", small + "  oops: [\n", "invalid YAML"},
 	} {

@@ -161,3 +161,71 @@ func TestKustomizeExecFunctionFails(t *testing.T) {
 		t.Fatalf("kustomize's error lacks krender's message:\n%s", stderr.String())
 	}
 }
+
+// lineCol is where text first occurs in body, 1-based.
+func lineCol(t *testing.T, body, text string) string {
+	t.Helper()
+	i := strings.Index(body, text)
+	if i < 0 {
+		t.Fatalf("%q not in %q", text, body)
+	}
+	line := strings.Count(body[:i], "\n") + 1
+	return fmt.Sprintf("%d:%d", line, i-strings.LastIndex(body[:i], "\n"))
+}
+
+// TestKustomizeExecFunctionNamesTheSource: under a real kustomize build,
+// krender fn's errors name the file kustomize read (its origin annotation,
+// a base's file included) at the line and column written there, the object
+// and the field; functionConfig errors name fn.yaml's key with a
+// did-you-mean. Without origin annotations, the object, field and item.
+func TestKustomizeExecFunctionNamesTheSource(t *testing.T) {
+	kz := kustomize(t)
+	bin := testtool.Krender(t)
+	root := t.TempDir()
+	pod := "# the web pod\napiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n    - name: web\n      image: nginx\n      env:\n        - {name: FLAGS, value: \"--greeting=${GREETING} --level=${LEVEL}\"}\n"
+	fn := "apiVersion: krender.io/v1alpha1\nkind: Render\nmetadata:\n  name: krender\n  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: ./krender-fn\nspec:\n  profile: p.yaml\n"
+	files := map[string]string{
+		"base/kustomization.yaml": "resources: [pod.yaml]\n",
+		"base/pod.yaml":           pod,
+		"app/svc.yaml":            "apiVersion: v1\nkind: Service\nmetadata:\n  name: svc\nspec:\n  ports: [{port: 80}]\n",
+		"app/p.yaml":              "vars: {GREETING: hello}\n",
+		"app/fn.yaml":             fn,
+		"app/krender-fn":          fmt.Sprintf("#!/bin/sh\nexec %q fn \"$@\"\n", bin),
+	}
+	for name, body := range files {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build := func(kustomization, fnYAML string) string {
+		t.Helper()
+		for name, body := range map[string]string{"app/kustomization.yaml": kustomization, "app/fn.yaml": fnYAML} {
+			if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := exec.Command(kz, "build", "--enable-alpha-plugins", "--enable-exec", filepath.Join(root, "app"))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err == nil || len(out) > 0 {
+			t.Fatalf("kustomize build succeeded or wrote output (%v):\n%s", err, out)
+		}
+		return stderr.String()
+	}
+	const origin = "resources: [svc.yaml, ../base]\ntransformers: [fn.yaml]\nbuildMetadata: [originAnnotations]\n"
+	field := "Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"
+	if errs, want := build(origin, fn), "../base/pod.yaml:"+lineCol(t, pod, "${LEVEL}")+": "+field; !strings.Contains(errs, want) || strings.Contains(errs, "stdin:") {
+		t.Errorf("with origin annotations, stderr:\n%s\nwant %s", errs, want)
+	}
+	typo := strings.Replace(fn, "  profile: p.yaml\n", "  profile: p.yaml\n  tennant: a\n", 1)
+	if errs, want := build(origin, typo), "fn.yaml:"+lineCol(t, typo, "tennant")+": functionConfig spec.tennant: unknown key (did you mean tenant?)"; !strings.Contains(errs, want) {
+		t.Errorf("functionConfig typo, stderr:\n%s\nwant %s", errs, want)
+	}
+	if errs, want := build("resources: [svc.yaml, ../base]\ntransformers: [fn.yaml]\n", fn), "Pod/web spec.containers[0].env[0].value (items[1]): undefined variable ${LEVEL}"; !strings.Contains(errs, want) || !strings.Contains(errs, "buildMetadata: [originAnnotations]") {
+		t.Errorf("without origin annotations, stderr:\n%s\nwant %s and the hint", errs, want)
+	}
+}

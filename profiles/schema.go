@@ -73,10 +73,13 @@ func Schema(checkRules []string) ([]byte, error) {
 	one := uint64(1)
 	schemaAt(root, "zones", "*", "hostAliases", "[]", "hostnames").MinItems = &one
 	schemaAt(root, "zones", "*", "hostAliases", "[]", "hostnames", "[]").Pattern = dnsSubdomain
-	schemaAt(root, "zones", "*", "hostAliases", "[]", "ip").AnyOf = []*jsonschema.Schema{{Format: "ipv4"}, {Format: "ipv6"}}
+	// Patterns, not format: ipv4/ipv6: every validator checks a pattern,
+	// while formats are optional (ajv's strict mode refuses them unknown).
+	schemaAt(root, "zones", "*", "hostAliases", "[]", "ip").AnyOf = []*jsonschema.Schema{{Pattern: IPv4Pattern}, {Pattern: IPv6Pattern}}
 	schemaAt(root, "zoneHosts", "label").Pattern = labelKey
 	kv := schemaAt(root, "kubeVersion") // an unquoted 1.33 is a number to YAML; the loader reads its text
-	kv.Type, kv.Extras, kv.Pattern = "", map[string]any{"type": []string{"string", "number"}}, lifecycle.VersionPattern
+	// anyOf, not a union type: ajv's strict mode takes only [T, "null"].
+	kv.Type, kv.AnyOf = "", []*jsonschema.Schema{{Type: "string", Pattern: lifecycle.VersionPattern}, {Type: "number"}}
 
 	b, err := json.Marshal(root)
 	if err != nil {
@@ -95,6 +98,44 @@ const (
 	labelValue   = `^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$`
 	dnsSubdomain = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
 	labelKey     = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`
+)
+
+// IPv4Pattern and IPv6Pattern are RFC 3986's IPv4address and IPv6address
+// (no zone index: Kubernetes takes none in hostAliases), as netip.ParseAddr
+// reads them (TestIPPatterns).
+var (
+	dec8        = `(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`
+	ipv4        = dec8 + `(\.` + dec8 + `){3}`
+	IPv4Pattern = "^" + ipv4 + "$"
+	IPv6Pattern = func() string {
+		h16 := `[0-9A-Fa-f]{1,4}`
+		ls32 := "(" + h16 + ":" + h16 + "|" + ipv4 + ")"
+		rep := func(n int) string { // n times h16 ":"
+			if n == 0 {
+				return ""
+			}
+			return "(" + h16 + ":){" + strconv.Itoa(n) + "}"
+		}
+		head := func(n int) string { // [ *n( h16 ":" ) h16 ]
+			if n == 0 {
+				return "(" + h16 + ")?"
+			}
+			return "((" + h16 + ":){0," + strconv.Itoa(n) + "}" + h16 + ")?"
+		}
+		alts := []string{rep(6) + ls32, "::" + rep(5) + ls32}
+		for i := 0; i <= 4; i++ {
+			alts = append(alts, head(i)+"::"+rep(4-i)+ls32)
+		}
+		alts = append(alts, head(5)+"::"+h16, head(6)+"::")
+		out := "^("
+		for i, a := range alts {
+			if i > 0 {
+				out += "|"
+			}
+			out += a
+		}
+		return out + ")$"
+	}()
 )
 
 var (
@@ -131,7 +172,7 @@ func limitsSchema() *jsonschema.Schema {
 // varsSchema: names as envsubst knows them, values any scalar (the loader
 // takes numbers and booleans as their text; an empty value is "").
 func varsSchema(doc string) *jsonschema.Schema {
-	return mapOf(doc, varName.String(), &jsonschema.Schema{Extras: map[string]any{"type": []string{"string", "number", "boolean", "null"}}})
+	return mapOf(doc, varName.String(), &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "null"}}})
 }
 
 // mapOf is a mapping section: keys matching pattern, values of one schema;

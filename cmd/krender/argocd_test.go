@@ -110,9 +110,25 @@ func TestArgoCDPlugin(t *testing.T) {
 	if out != string(want) || !strings.Contains(out, "tenant-b") {
 		t.Fatalf("generate printed something else than krender render:\n%s", out)
 	}
-	// Without a tenant, every tenant of the profile.
-	if out, _, err := generate(t, p, bin, dir, "ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml"); err != nil || !strings.Contains(out, "tenant-a") || !strings.Contains(out, "tenant-b") {
-		t.Fatalf("all tenants: %v", err)
+	// KRENDER_TENANT=* asks for every tenant of the profile in one Application.
+	all, errs, err := generate(t, p, bin, dir, "ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml", "ARGOCD_ENV_KRENDER_TENANT=*")
+	if err != nil {
+		t.Fatalf("all tenants: %v\n%s", err, errs)
+	}
+	want, err = exec.Command(bin, "render", "--root", dir, "-p", filepath.Join(dir, "profiles/dev.yaml"), filepath.Join(dir, "templates")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all != string(want) || !strings.Contains(all, "tenant-a") || !strings.Contains(all, "tenant-b") {
+		t.Fatalf("KRENDER_TENANT=* printed something else than krender render of every tenant:\n%s", all)
+	}
+	// A profile without tenants needs no KRENDER_TENANT, and * means its one render.
+	writeFiles(t, dir, map[string]string{"plain/app.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\ndata:\n  a: b\n"})
+	for _, env := range [][]string{{"ARGOCD_ENV_KRENDER_PROFILE=profiles/base.yaml"}, {"ARGOCD_ENV_KRENDER_PROFILE=profiles/base.yaml", "ARGOCD_ENV_KRENDER_TENANT=*"}} {
+		out, errs, err := generate(t, p, bin, dir, append(env, "ARGOCD_ENV_KRENDER_TEMPLATES=plain")...)
+		if err != nil || !strings.Contains(out, "kind: ConfigMap") {
+			t.Fatalf("%v: %v\n%s\n%s", env, err, errs, out)
+		}
 	}
 
 	writeFiles(t, dir, map[string]string{
@@ -126,9 +142,10 @@ func TestArgoCDPlugin(t *testing.T) {
 	}{
 		{"no profile", nil, "set KRENDER_PROFILE"},
 		{"missing profile", []string{"ARGOCD_ENV_KRENDER_PROFILE=profiles/nope.yaml"}, "cannot read profile"},
+		{"tenant profile without KRENDER_TENANT", []string{"ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml"}, "profile profiles/dev.yaml has tenants (tenant-a, tenant-b): set KRENDER_TENANT"},
 		{"unknown tenant", []string{"ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml", "ARGOCD_ENV_KRENDER_TENANT=tenant-x"}, "no such tenant"},
-		{"render error", []string{"ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml", "ARGOCD_ENV_KRENDER_TEMPLATES=broken"}, "undefined variable ${SERVCE_NAME}"},
-		{"no objects", []string{"ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml", "ARGOCD_ENV_KRENDER_TEMPLATES=nothing"}, "rendered no objects"},
+		{"render error", []string{"ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml", "ARGOCD_ENV_KRENDER_TENANT=tenant-a", "ARGOCD_ENV_KRENDER_TEMPLATES=broken"}, "undefined variable ${SERVCE_NAME}"},
+		{"no objects", []string{"ARGOCD_ENV_KRENDER_PROFILE=profiles/dev.yaml", "ARGOCD_ENV_KRENDER_TENANT=*", "ARGOCD_ENV_KRENDER_TEMPLATES=nothing"}, "rendered no objects"},
 	} {
 		out, errs, err := generate(t, p, bin, dir, c.env...)
 		if err == nil || out != "" || !strings.Contains(errs, c.want) {

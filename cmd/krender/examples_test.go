@@ -16,7 +16,7 @@ func TestExamplesUseRealFlags(t *testing.T) {
 		"../../examples/pre-commit/.pre-commit-config.yaml",
 		"../../examples/argocd-cmp/plugin.yaml",
 	}
-	line := regexp.MustCompile(`\bkrender (render|check|vars|fn|schema|version)\b([^\n|>]*)`)
+	line := regexp.MustCompile(`\bkrender (render|check|vars|fn|schema|version|tenants)\b([^\n|>]*)`)
 	help := map[string]string{}
 	n := 0
 	for _, f := range files {

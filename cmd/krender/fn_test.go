@@ -45,7 +45,7 @@ functionConfig:
 		t.Fatalf("stderr %q, stdout:\n%s", errs, out)
 	}
 	out, errs, code = fn(list("p-${B}"), "--set-env", "TOKEN")
-	if code != 2 || out != "" || !strings.Contains(errs, "stdin:6:25: undefined variable ${B}") {
+	if code != 2 || out != "" || !strings.Contains(errs, "stdin:6:25: Pod/p-${B} metadata.name (items[0]): undefined variable ${B}") {
 		t.Fatalf("undefined variable: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if out, errs, code = fn("", "--set-env", "TOKEN"); code != 2 || out != "" || !strings.Contains(errs, "no input") {

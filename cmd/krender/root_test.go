@@ -279,7 +279,7 @@ functionConfig:
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	out, errs, code := fn(list("../../outside/profile.yaml"))
-	wantRefused(t, out, errs, code, "stdin:11:19: functionConfig spec.profile ../../outside/profile.yaml", "..")
+	wantRefused(t, out, errs, code, "stdin:11:19: functionConfig spec.profile: the profile ../../outside/profile.yaml", "..")
 	out, errs, code = fn(list("profiles/leak.yaml"))
 	wantRefused(t, out, errs, code, "fragment ../../outside/secret.yaml", "..")
 	if out, errs, code = fn(list("profiles/leak.yaml"), "--load-restrictor", "none"); code != 0 || !strings.Contains(out, outsideToken) {
