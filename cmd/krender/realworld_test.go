@@ -30,28 +30,6 @@ import (
 // for work under way on another branch; delete its entry when that branch
 // merges, and empty the map in the end.
 var pendingUntilMerged = map[string]string{
-	"eck-beats": "issue-19 open-world rules: ${MONITORED_ES_USERNAME}, ${NODE_NAME} in a Beat's spec.config are " +
-		"env names its own podTemplate sets",
-	"eck-logstash": "issue-19 open-world rules: ${ECK_ES_HOSTS}, ${PROD_ES_HOSTS} in a Logstash pipeline's " +
-		"config.string are env names its own podTemplate sets",
-	"grafana-operator": "issue-19 open-world rules: ${DS_PROMETHEUS}, ${PROMETHEUS_TOKEN}, $instance in custom " +
-		"resources' strings are the unknown reader's (a warning at most)",
-	"crossplane-gotemplating": "issue-19 open-world rules: $xr, $i, $PREFIX inside Go-template actions of a " +
-		"Composition's inline template",
-	"external-secrets": "issue-19 open-world rules: $creds, $user, $DB inside Go-template actions of an " +
-		"ExternalSecret template",
-	"nginx-inc": "issue-19 open-world rules: ${binary_remote_addr}, $request_method, $http_token have no " +
-		"upper-case letter (nginx.org annotations, VirtualServer, Policy)",
-	"cluster-api-bootstrap": "issue-19 open-world rules: $TOKEN, $SERVER, $NAMESPACE are assigned in the " +
-		"KubeadmControlPlane files[].content script that uses them",
-	"smp-patch": "issue-19 open-world rules: $patch, $retainKeys, $setElementOrder/containers are " +
-		"strategic-merge directives, not references; check's unknown-field also reports them as fields",
-	"openshift-template": "issue-19 open-world rules: ${NAME}, ${DATABASE_USER} are parameters[] the Template " +
-		"declares; its objects[] are strings of the Template",
-	"tekton-triggers": "issue-19 open-world rules: $GIT_REVISION in a TriggerTemplate's embedded step script " +
-		"is an env name that step sets",
-	"velero-hooks": "issue-19 open-world rules: $POSTGRES_USER in Velero hook annotations is an env name of " +
-		"the pod's container",
 }
 
 // realworldCase is one fixture directory.
