@@ -172,9 +172,16 @@ func ShellScalars(o *manifest.Object, extra ...Place) map[*yaml.Node]ShellKind {
 			}
 		}
 		if img := manifest.Value(n, "image"); img != nil && img.Kind == yaml.ScalarNode {
-			for _, key := range []string{"command", "args"} {
-				if v := manifest.Value(n, key); v != nil {
-					m.mark(v, ContainerCommand)
+			markCommand(m, n)
+		}
+		// A container with no image is one still: a patch, an operator's
+		// pod template that the operator completes.
+		for _, key := range ContainerLists {
+			if l := manifest.Value(n, key); l != nil && l.Kind == yaml.SequenceNode {
+				for _, c := range l.Content {
+					if c.Kind == yaml.MappingNode {
+						markCommand(m, c)
+					}
 				}
 			}
 		}
@@ -185,6 +192,15 @@ func ShellScalars(o *manifest.Object, extra ...Place) map[*yaml.Node]ShellKind {
 		}
 	})
 	return m.out
+}
+
+// markCommand marks a container's command and args.
+func markCommand(m *marker, ctr *yaml.Node) {
+	for _, key := range []string{"command", "args"} {
+		if v := manifest.Value(ctr, key); v != nil {
+			m.mark(v, ContainerCommand)
+		}
+	}
 }
 
 // isConfigObject reports whether the mapping is a ConfigMap or Secret: the
