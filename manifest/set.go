@@ -187,3 +187,12 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// StrategicMergeDirective reports whether key is one of a strategic-merge
+// patch's directives ($patch, $retainKeys, $setElementOrder/<list>,
+// $deleteFromPrimitiveList/<list>): kustomize and kubectl read them when
+// they merge the patch, so they are neither fields nor variable references.
+func StrategicMergeDirective(key string) bool {
+	return key == "$patch" || key == "$retainKeys" ||
+		strings.HasPrefix(key, "$setElementOrder/") || strings.HasPrefix(key, "$deleteFromPrimitiveList/")
+}

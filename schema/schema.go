@@ -129,6 +129,9 @@ func decodeStrict(root *yaml.Node, obj any, prefix, what string) []Problem {
 			continue
 		}
 		steps := Steps(m[1])
+		if last := steps[len(steps)-1]; !last.Index && manifest.StrategicMergeDirective(last.Name) {
+			continue // a patch's instruction to the merge, not a field
+		}
 		hint := ""
 		if last := steps[len(steps)-1]; !last.Index {
 			hint = suggest.Hint(last.Name, GoFieldNames(reflect.TypeOf(obj), steps[:len(steps)-1]))

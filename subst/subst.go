@@ -110,13 +110,6 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	return errs.Err()
 }
 
-// directiveKey: a strategic-merge patch's directive keys look like
-// references and are not.
-func directiveKey(k string) bool {
-	return k == "$patch" || k == "$retainKeys" ||
-		strings.HasPrefix(k, "$setElementOrder/") || strings.HasPrefix(k, "$deleteFromPrimitiveList/")
-}
-
 // scalarEnv is what deciding one object's references needs.
 type scalarEnv struct {
 	o        *manifest.Object
@@ -148,7 +141,7 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 	var occ []manifest.Ref
 	prepared := false
 	walkPaths(o.Node, nil, func(n *yaml.Node, key bool, p path) {
-		if strings.IndexByte(n.Value, '$') < 0 || (key && directiveKey(n.Value)) {
+		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
 			return
 		}
 		if !prepared {
