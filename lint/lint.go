@@ -41,6 +41,8 @@ type Rule struct {
 	// linter takes over as findings with this Fix.
 	check func(c *ctx)
 	Fix   string
+	// VerboseOnly: reported under check -v only.
+	VerboseOnly bool
 }
 
 // Linter is the last pipeline stage of `krender check`: it looks at each
@@ -70,12 +72,22 @@ type Config struct {
 	// directories, must lead (as in render.Options); nil: the default root
 	// of FS.
 	Root *loadroot.Root
+	// Verbose (check -v) adds the findings only a reviewer asks for: the
+	// names each object keeps for its program, with the evidence.
+	Verbose bool
 }
 
 // New prepares a linter; rules disabled in the profile's `check.disable`
 // are skipped. The CRD files are read and compiled here, once per run.
 func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	l := &Linter{profile: p, disabled: map[string]bool{}, findings: map[string]*Finding{}}
+	if !cfg.Verbose {
+		for _, r := range rules {
+			if r.VerboseOnly {
+				l.disabled[r.ID] = true
+			}
+		}
+	}
 	if cfg.FS == nil {
 		cfg.FS = render.OSFS{}
 	}

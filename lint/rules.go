@@ -24,6 +24,8 @@ import (
 var rules = []Rule{
 	{ID: subst.UnresolvedRule, Severity: filepos.Err, check: unresolvedVar,
 		Summary: "an undefined ${NAME} where Kubernetes reads the string, a profile variable declared without a value and not given, or a misspelt one (errors); one an unknown reader keeps, or a program's name that looks misspelt (warnings)"},
+	{ID: "runtime-vars", Severity: filepos.Info, check: runtimeVars, VerboseOnly: true,
+		Summary: "under check -v: the undefined names an object keeps for the program that reads it, with the evidence (assigned in the script, a container's env, a declared parameter, a Go template)"},
 	{ID: "var-default", Severity: filepos.Info, check: varDefault,
 		Summary: "a default (${NAME:-word}) krender applied, or one left for a script's shell although the profile defines NAME"},
 	{ID: "unknown-field", Severity: filepos.Err, check: unknownField,
@@ -102,6 +104,31 @@ func unresolvedVar(c *ctx) {
 			c.reportAt(o, r.Pos, filepos.Warning, r.Problem, subst.Hint(r))
 		}
 	})
+}
+
+// runtimeVars lists, once per object, the undefined names its programs own
+// by evidence rather than by a runtime place: what krender decided without
+// a table, for a reviewer to read.
+func runtimeVars(c *ctx) {
+	for _, o := range c.set.Objects {
+		var list []string
+		var first filepos.Pos
+		seen := map[string]bool{}
+		for _, r := range o.Refs {
+			if r.Defined || r.Reader != subst.Program || r.Evidence == "" || r.Kept != "" || seen[r.Name] {
+				continue
+			}
+			if len(list) == 0 {
+				first = r.Pos
+			}
+			seen[r.Name] = true
+			list = append(list, fmt.Sprintf("%s (%s)", r.Text, r.Evidence))
+		}
+		if len(list) > 0 {
+			c.reportAt(o, first, filepos.Info, "kept as written for the program that reads them: "+strings.Join(list, ", "),
+				"nothing to do; if one is a deploy-time variable, declare it in the profile's vars")
+		}
+	}
 }
 
 // varDefault lists every default form krender applied, so that no text

@@ -374,6 +374,7 @@ func checkCmd(h *host) *cobra.Command {
   krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
+			cfg.Verbose = h.verbose > 0
 			if err := lint.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
