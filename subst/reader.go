@@ -88,8 +88,12 @@ type objectReader struct {
 }
 
 func newObjectReader(o *manifest.Object, crds crdIndex, strict bool) objectReader {
-	group := o.Group()
-	r := objectReader{builtin: o.APIVersion() != "" && lifecycle.BuiltinGroup(group), strict: strict}
+	group, av := o.Group(), o.APIVersion()
+	// The core group's only apiVersion is v1; `fluentbit.fluent.io` alone
+	// is a custom group that forgot its version, not the core group.
+	core := av == "v1"
+	builtin := core || strings.Contains(av, "/") && lifecycle.BuiltinGroup(group)
+	r := objectReader{builtin: builtin, strict: strict}
 	r.crd = r.builtin && group == "apiextensions.k8s.io" && o.Kind() == "CustomResourceDefinition"
 	if !r.builtin {
 		r.schema = crds.schema(o.APIVersion(), o.Kind())

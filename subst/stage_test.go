@@ -146,3 +146,16 @@ t.yaml:6:10 $RUN defined=false runtime="" kept=""
 		t.Fatalf("a defined variable is still substituted in a runtime place: %q", body)
 	}
 }
+
+// TestGroupWithoutVersionIsNotCore: an apiVersion with no version is a
+// custom group's, not the core group's, so its strings have an unknown reader.
+func TestGroupWithoutVersionIsNotCore(t *testing.T) {
+	s := parseSet(t, "apiVersion: fluentbit.fluent.io\nkind: ClusterFilter\nmetadata: {name: f}\nspec:\n  records: ['node_name ${NODE_NAME}']\n")
+	if err := New(&profiles.Profile{}, false, nil).Apply(s); err != nil {
+		t.Fatalf("an unknown reader's name is no error: %v", err)
+	}
+	s = parseSet(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: f}\nimmutable: ${IMMUTABLE}\n")
+	if err := New(&profiles.Profile{}, false, nil).Apply(s); err == nil {
+		t.Fatal("a core object's field is Kubernetes'")
+	}
+}

@@ -29,8 +29,7 @@ import (
 // pendingUntilMerged names the fixtures that fail today, with why. Each waits
 // for work under way on another branch; delete its entry when that branch
 // merges, and empty the map in the end.
-var pendingUntilMerged = map[string]string{
-}
+var pendingUntilMerged = map[string]string{}
 
 // realworldCase is one fixture directory.
 type realworldCase struct {
