@@ -43,3 +43,16 @@ func renderedCRDs(objs []*manifest.Object) map[schema.GroupKind]bool {
 	}
 	return out
 }
+
+// CRDTeller answers from CRD files (--crds, the profile's check.crds), so
+// that render and check write the same namespaces.
+func CRDTeller(crds []*manifest.Object) Teller {
+	known := renderedCRDs(crds)
+	if len(known) == 0 {
+		return nil
+	}
+	return func(gk schema.GroupKind) (bool, bool) {
+		ns, ok := known[gk]
+		return ns, ok
+	}
+}

@@ -40,6 +40,10 @@ type Options struct {
 	Tenants   []string // restrict to these tenants; empty: all
 	Set       []string // NAME=VALUE overrides, highest precedence
 	Namespace string   // default namespace; overrides the profile's
+	// CRDs are files or directories of CustomResourceDefinitions (--crds),
+	// besides the profile's check.crds and those rendered: they type custom
+	// resources' fields for substitution and tell their scope.
+	CRDs []string
 	// Strict reads custom resources' strings and annotation values as
 	// Kubernetes reads names (--strict; the profile's substitution.strict).
 	Strict bool
@@ -184,12 +188,18 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	crds, err := loadCRDs(fsys, root, p, opts.CRDs)
+	if err != nil {
+		return nil, err
+	}
+	ns.Teller = namespace.CRDTeller(crds)
 	if t, ok := check.(interface {
 		Scope(schema.GroupKind) (bool, bool)
 	}); ok {
 		ns.Teller = t.Scope
 	}
 	e.subst = subst.New(p, check != nil, tpls)
+	e.subst.AddCRDs(crds)
 	if opts.Strict {
 		e.subst.Strict = true
 	}
@@ -204,6 +214,24 @@ func New(fsys FS, opts Options) (*Engine, error) {
 		debug.SetMemoryLimit(e.memoryLimit())
 	}
 	return e, nil
+}
+
+// loadCRDs reads the profile's check.crds and --crds, as check's linter
+// does, so that render and check read custom resources alike.
+func loadCRDs(fsys FS, root *loadroot.Root, p *profiles.Profile, given []string) ([]*manifest.Object, error) {
+	var paths []string
+	for _, c := range p.Check.CRDs {
+		paths = append(paths, c.Value)
+	}
+	for _, c := range given {
+		if err := root.CheckGiven("CRD file", c); err != nil {
+			return nil, err
+		}
+	}
+	if len(paths)+len(given) == 0 {
+		return nil, nil
+	}
+	return LoadManifests(fsys, root, "CRD file", append(paths, given...))
 }
 
 // DefaultRoot is root, or when nil the default root of fsys, checked: what

@@ -214,6 +214,7 @@ func renderFlags(c *cobra.Command, o *render.Options, h *host) {
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
 	c.Flags().StringVarP(&o.Namespace, "namespace", "n", "", "namespace written into objects that name none (overrides the profile's namespace:; see docs/namespace.md)")
+	c.Flags().StringArrayVar(&o.CRDs, "crds", nil, "a file or directory of CustomResourceDefinitions for custom resources (their field types and scope; check validates against them), besides those rendered (repeatable)")
 	c.Flags().BoolVar(&o.Strict, "strict", false, "an undefined ${NAME} in a custom resource's string or an annotation value is an error, as in a field Kubernetes reads (the profile's substitution.strict)")
 	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
 }
@@ -374,7 +375,7 @@ func checkCmd(h *host) *cobra.Command {
   krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
-			cfg.Verbose = h.verbose > 0
+			cfg.Verbose, cfg.CRDs = h.verbose > 0, o.CRDs
 			if err := lint.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
@@ -397,7 +398,6 @@ func checkCmd(h *host) *cobra.Command {
 	}
 	renderFlags(c, &o, h)
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
-	c.Flags().StringArrayVar(&cfg.CRDs, "crds", nil, "a file or directory of CustomResourceDefinitions to check custom resources against, besides those rendered (repeatable)")
 	return c
 }
 
