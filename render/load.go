@@ -13,21 +13,22 @@ import (
 // errors are reported together. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
 func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadTemplates(fsys, manifest.Limits{}, paths, skip...)
+	return loadTemplates(fsys, manifest.Limits{}, paths, nil, skip...)
 }
 
 // LoadManifests reads files and directories of manifests as LoadTemplates
 // does; errors call them what (e.g. "CRD file").
 func LoadManifests(fsys FS, what string, paths []string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, manifest.Limits{}, what, paths)
+	return loadFiles(fsys, manifest.Limits{}, what, paths, nil)
 }
 
-// loadTemplates is LoadTemplates within the run's limits.
-func loadTemplates(fsys FS, lim manifest.Limits, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, lim, "template", paths, skip...)
+// loadTemplates is LoadTemplates within the run's limits. read, when set,
+// is told the bytes of each file before it is parsed.
+func loadTemplates(fsys FS, lim manifest.Limits, paths []string, read func(int), skip ...string) ([]*manifest.Object, error) {
+	return loadFiles(fsys, lim, "template", paths, read, skip...)
 }
 
-func loadFiles(fsys FS, lim manifest.Limits, what string, paths []string, skip ...string) ([]*manifest.Object, error) {
+func loadFiles(fsys FS, lim manifest.Limits, what string, paths []string, seen func(int), skip ...string) ([]*manifest.Object, error) {
 	read := readLimited(fsys, lim.OrDefault().FileBytes)
 	var objs []*manifest.Object
 	var errs filepos.List
@@ -45,6 +46,9 @@ func loadFiles(fsys FS, lim manifest.Limits, what string, paths []string, skip .
 			if err != nil {
 				errs = append(errs, filepos.Errorf(filepos.Pos{File: f}, "cannot read %s: %v", what, filepos.FileError(err)))
 				continue
+			}
+			if seen != nil {
+				seen(len(text))
 			}
 			src := manifest.NewSource(f, text)
 			src.Limits = lim

@@ -76,7 +76,7 @@ var hostileInputs = map[string]func(t *testing.T, dir string){
 	"alias-bomb-vars":  write("bomb.yaml", aliasBomb()),
 	"deep-nesting":     write("deep.yaml", cmHead+"data:\n  k: "+strings.Repeat("[", 10_000)+strings.Repeat("]", 10_000)+"\n"),
 	"flow-million":     write("flow.yaml", cmHead+"items: ["+strings.Repeat("x,", 999_999)+"x]\n"),
-	"empty-documents":  write("empty.yaml", strings.Repeat("---\n", 100_000)+cmHead),
+	"empty-documents":  write("empty.yaml", strings.Repeat("---\n", 200_000)+cmHead),
 	"nul-byte":         write("nul.yaml", cmHead+"data: {k: \"a\x00b\"}\n"),
 	"invalid-utf8":     write("bad.yaml", cmHead+"data: {k: caf\xe9}\n"),
 	"bom":              write("bom.yaml", "\ufeff# leading comment\n"+cmHead+"data: {k: v}\n"),
