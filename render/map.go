@@ -60,7 +60,7 @@ func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) err
 	}
 	if e.once {
 		e.spent = true
-		e.copying.Add(len(e.Units) - 1)
+		e.copying.Add(max(0, len(e.Units)-1))
 	}
 	res := &Result{}
 	total := 0

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/manifest"
 	"github.com/spf13/afero"
 )
 
@@ -253,7 +254,13 @@ var worstCases = map[string]func(t *testing.T, dir string){
 	"worst-accepted": func(t *testing.T, dir string) {
 		write("args", "render -p profile.yaml dense.yaml\n")(t, dir)
 		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
-		write("dense.yaml", flowDocs("data:\n  k:", 99_980, 99_980, 49_980))(t, dir)
+		d := manifest.DefaultLimits
+		var items []int
+		for left := d.InputNodes - 100; left > 100; { // 13 nodes of each document are not items
+			n := min(left, d.Nodes) - 20
+			items, left = append(items, n), left-n-20
+		}
+		write("dense.yaml", flowDocs("data:\n  k:", items...))(t, dir)
 	},
 }
 
