@@ -35,18 +35,34 @@ type Limits struct {
 // budget is what a run's files have used of inputBytes and inputNodes.
 type budget struct{ bytes, nodes int }
 
-// DefaultLimits are far above real manifests: etcd stores objects of at
-// most 1.5 MiB, and the largest CRDs have some 100,000 nodes.
+// DefaultLimits admit ordinary manifests up to the byte limits: the node,
+// document and object limits are derived from the byte limits below
+// (docs/limits.md gives the derivation and the measurements), and
+// TestDefaultsAdmitOrdinaryManifests holds them to generated manifests.
 var DefaultLimits = Limits{
 	FileBytes:     8 << 20,
 	InputBytes:    16 << 20,
 	DocumentBytes: 2 << 20, // etcd stores objects of at most 1.5 MiB
-	Documents:     10_000,
-	Nodes:         100_000,
-	InputNodes:    250_000,
+	Documents:     (8 << 20) / MinDocumentBytes,
+	Nodes:         (2 << 20) / OrdinaryBytesPerNode,
+	InputNodes:    (16 << 20) / OrdinaryBytesPerNode,
 	Depth:         1_000,
-	Objects:       100_000,
+	Objects:       (16 << 20) / MinDocumentBytes,
 }
+
+// OrdinaryBytesPerNode is the fewest bytes a node takes in ordinary YAML:
+// block style as kubectl, Helm and kustomize write it. The densest manifests
+// measured take 7.5 bytes a node (small Deployments of 300 bytes); public
+// manifests take 10 to 75. Flow style packs a node into 2 bytes, which is why
+// nodes are counted at all.
+const OrdinaryBytesPerNode = 6
+
+// MinDocumentBytes is about the smallest object the API server accepts, with
+// its separator: `apiVersion: v1`, `kind: Pod`, `metadata:`, `  name: a`,
+// `---` take 49 bytes. A file of such objects at fileBytes passes
+// limits.documents, and a render of templates at inputBytes passes
+// limits.objects.
+const MinDocumentBytes = 48
 
 // MaxLimits are as far as a profile may raise them, so that even a hostile
 // profile leaves the work finite.
@@ -399,6 +415,22 @@ func (o *Object) CheckNodes() *filepos.Error {
 // limits.objects.
 func TooManyObjects(pos filepos.Pos, limit int) *filepos.Error {
 	return exceeded(pos, "objects", "the render produces more than %d objects; this one is past the limit", limit)
+}
+
+// TooManyObjectsBefore is the error for a render that limits.objects would
+// stop, known before it starts: units of templates objects each. pos is the
+// first unit past the limit.
+func TooManyObjectsBefore(pos filepos.Pos, limit, units, templates int) *filepos.Error {
+	what := "units"
+	if pos.Line > 0 {
+		what = "tenants"
+	}
+	msg := fmt.Sprintf("%d %s of %d templates make at least %d objects, more than %d; rendering would stop here", units, what, templates, units*templates, limit)
+	fix := "render fewer tenants at once (-t, --shard)"
+	if need := units * templates; need <= MaxLimits.Objects && units <= MaxLimits.Objects/templates {
+		fix = fmt.Sprintf("raise it in the profile (limits: {objects: %d}) or %s", need, fix)
+	}
+	return exceeded(pos, "objects", "%s: %s", msg, fix)
 }
 
 // decodeChecks is what Decode checks before it parses src; the returned

@@ -32,7 +32,7 @@ func TestFilesUniquePerNamespace(t *testing.T) {
 		if want := []string{"configmap-x_a.yaml", "configmap-x_b.yaml", "configmap-x_team.yaml", "configmap-y.yaml"}; !reflect.DeepEqual(names, want) {
 			t.Fatalf("order %v: files %v, want %v", order, names, want)
 		}
-		if !strings.Contains(string(files["configmap-x_b.yaml"]), "namespace: b") || strings.Contains(string(files["configmap-x_team.yaml"]), "namespace:") {
+		if !strings.Contains(string(files["configmap-x_b.yaml"]), "namespace: b") || !strings.Contains(string(files["configmap-x_team.yaml"]), "namespace: team") {
 			t.Fatalf("wrong objects in files: %q", files)
 		}
 	}

@@ -36,15 +36,87 @@ func renderErr(t *testing.T, files map[string]string, paths ...string) string {
 
 const twoObjects = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n"
 
-// The object past limits.objects is named, in the unit that reaches it.
+// Tenants times templates past limits.objects is refused before any unit
+// renders, at the first tenant past the limit, with the way to raise it.
+func TestObjectLimitKnownBeforeRendering(t *testing.T) {
+	e, err := New(mapFS(map[string]string{
+		"p.yaml": "limits: {objects: 5}\nhash: {mode: off}\ntenants:\n  t1: {}\n  t2: {}\n  t3: {}\n",
+		"a.yaml": twoObjects,
+	}), Options{Profile: "p.yaml", Paths: []string{"a.yaml"}})
+	want := "p.yaml:6:3: 3 tenants of 2 templates make at least 6 objects, more than 5; rendering would stop here: " +
+		"raise it in the profile (limits: {objects: 6}) or render fewer tenants at once (-t, --shard) (limits.objects; see docs/limits.md)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("New: %v, %v\nwant %s", e, err, want)
+	}
+	// Within the limit, the same fleet renders.
+	if _, err := New(mapFS(map[string]string{
+		"p.yaml": "limits: {objects: 6}\nhash: {mode: off}\ntenants:\n  t1: {}\n  t2: {}\n  t3: {}\n",
+		"a.yaml": twoObjects,
+	}), Options{Profile: "p.yaml", Paths: []string{"a.yaml"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A limit only zone splits cross is found while rendering: the object past
+// it is named, in the unit that reaches it.
 func TestObjectLimitAcrossTenants(t *testing.T) {
 	got := renderErr(t, map[string]string{
-		"p.yaml": "limits: {objects: 5}\nhash: {mode: off}\ntenants: {t1: {}, t2: {}, t3: {}}\n",
-		"a.yaml": twoObjects,
-	}, "a.yaml")
-	want := "a.yaml:5:1: the render produces more than 5 objects; this one is past the limit (limits.objects; see docs/limits.md) (tenant t3)"
+		"p.yaml": `limits: {objects: 5}
+tenants: {t1: {}, t2: {}}
+zones:
+  z-a: {hostAliases: []}
+  z-b: {hostAliases: []}
+  z-c: {hostAliases: []}
+zoneHosts: {strategy: split}
+`,
+		"d.yaml": splitDeployment,
+	}, "d.yaml")
+	want := "d.yaml:1:1: the render produces more than 5 objects; this one is past the limit (limits.objects; see docs/limits.md) (tenant t2)"
 	if got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+}
+
+const splitDeployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}}\n    spec: {containers: [{name: app, image: x}]}\n"
+
+// With Options.Once the last unit takes the templates rather than a copy:
+// the output is the same, however many units render at once, and the
+// engine refuses to render again.
+func TestOnceRendersAsMany(t *testing.T) {
+	files := mapFS(map[string]string{
+		"p.yaml": "vars: {X: x}\ntenants: {t1: {vars: {X: one}}, t2: {}, t3: {vars: {X: three}}}\n",
+		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {k: $X}\n---\n" + twoObjects,
+	})
+	render := func(once bool, workers int) (string, *Engine) {
+		e, err := New(files, Options{Profile: "p.yaml", Paths: []string{"a.yaml"}, Once: once})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Workers = workers
+		var out bytes.Buffer
+		if _, err := Map(e, func(s *manifest.Set) ([]byte, error) { return manifest.Marshal(s.Objects) },
+			func(b []byte) error { _, err := out.Write(b); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), e
+	}
+	want, _ := render(false, 1)
+	if !strings.Contains(want, "k: one") || !strings.Contains(want, "k: three") {
+		t.Fatalf("unexpected output:\n%s", want)
+	}
+	for _, w := range []int{1, 2, 3} {
+		got, e := render(true, w)
+		if got != want {
+			t.Fatalf("with Once and %d workers:\n%s\nwant\n%s", w, got, want)
+		}
+		for i, tpl := range e.Templates {
+			if tpl != nil {
+				t.Fatalf("template %d still held after the last unit", i)
+			}
+		}
+		if _, err := e.Each(func(*manifest.Set) error { return nil }); err == nil {
+			t.Fatal("an engine with Once rendered twice")
+		}
 	}
 }
 

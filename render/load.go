@@ -42,7 +42,7 @@ func checkStdin(opts Options) error {
 // errors are reported together. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
 func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadTemplates(fsys, nil, manifest.Limits{}, paths, nil, skip...)
+	return loadTemplates(fsys, nil, manifest.Limits{}, paths, nil, nil, skip...)
 }
 
 // LoadManifests reads files and directories of manifests as LoadTemplates
@@ -50,18 +50,19 @@ func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object,
 // directory must lie within it or root (see loadroot.Root.CheckWalked); a
 // nil root checks nothing.
 func LoadManifests(fsys FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, root, manifest.Limits{}, what, paths, nil)
+	return loadFiles(fsys, root, manifest.Limits{}, what, paths, nil, nil)
 }
 
 // loadTemplates is LoadTemplates within the run's limits and root, with the
-// path StdinPath read from stdin.
-func loadTemplates(fsys FS, root *loadroot.Root, lim manifest.Limits, paths []string, stdin io.Reader, skip ...string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, root, lim, "template", paths, stdin, skip...)
+// path StdinPath read from stdin. seen, when set, is told the bytes of each
+// file before it is parsed.
+func loadTemplates(fsys FS, root *loadroot.Root, lim manifest.Limits, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
+	return loadFiles(fsys, root, lim, "template", paths, stdin, seen, skip...)
 }
 
 // loadFiles reads paths; StdinPath means stdin when stdin is not nil (only
 // templates can come from there), and is an ordinary file name otherwise.
-func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, stdin io.Reader, skip ...string) ([]*manifest.Object, error) {
+func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
 	maxBytes := lim.OrDefault().FileBytes
 	read := readLimited(fsys, maxBytes)
 	var objs []*manifest.Object
@@ -90,6 +91,9 @@ func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, p
 			if err != nil {
 				errs = append(errs, filepos.Errorf(filepos.Pos{File: name}, "cannot read %s: %v", what, filepos.FileError(err)))
 				continue
+			}
+			if seen != nil {
+				seen(len(text))
 			}
 			src := manifest.NewSource(name, text)
 			src.Limits = lim

@@ -38,10 +38,20 @@ func (r *Result) add(notes []filepos.Note) {
 	}
 }
 
-// renderAt renders unit i, naming the tenant in its errors.
+// renderAt renders unit i, naming the tenant in its errors. With
+// Options.Once the last unit takes the templates, once every other unit
+// has its copy.
 func (e *Engine) renderAt(i int) (*manifest.Set, error) {
 	u := e.Units[i]
-	s, err := e.Render(u)
+	take := e.once && i == len(e.Units)-1
+	if take {
+		e.copying.Wait()
+	}
+	s, err := e.render(u, take, func() {
+		if e.once && !take {
+			e.copying.Done()
+		}
+	})
 	if err != nil {
 		return nil, inTenant(redactErr(err, redactor(e.secret, u.Vars.Map())), u.Tenant)
 	}
@@ -55,7 +65,14 @@ func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) err
 	type unit struct {
 		notes []filepos.Note
 		v     T
-		n     int // objects, counted against limits.objects
+		at    []filepos.Pos // of the objects, counted against limits.objects
+	}
+	if e.spent {
+		return nil, fmt.Errorf("internal error: the engine has rendered once (Options.Once)")
+	}
+	if e.once {
+		e.spent = true
+		e.copying.Add(max(0, len(e.Units)-1))
 	}
 	res := &Result{}
 	total := 0
@@ -65,20 +82,18 @@ func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) err
 			if err != nil {
 				return unit{}, err
 			}
+			at := make([]filepos.Pos, len(s.Objects))
+			for k, o := range s.Objects {
+				at[k] = o.Pos(o.Node)
+			}
 			v, err := conv(s)
-			return unit{s.Notes, v, len(s.Objects)}, err
+			return unit{s.Notes, v, at}, err
 		},
 		func(i int, u unit) error {
-			if total+u.n > e.limits.OrDefault().Objects {
-				// Rendered again for the position, on this error path only:
-				// holding every unit's objects until emit costs memory.
-				s, err := e.renderAt(i)
-				if err != nil {
-					return err
-				}
-				return inTenant(e.objectLimit(total, s.Objects), e.Units[i].Tenant)
+			if limit := e.limits.OrDefault().Objects; total+len(u.at) > limit {
+				return inTenant(manifest.TooManyObjects(u.at[limit-total], limit), e.Units[i].Tenant)
 			}
-			total += u.n
+			total += len(u.at)
 			res.add(u.notes)
 			return emit(u.v)
 		})

@@ -144,8 +144,34 @@ func (e *Engine) templateText() int {
 // the bench fleet: 9-16 MB live with four units of 48 KB of templates). Each
 // unit is given 64 times, over a 128 MiB base: about the former fixed
 // 150 MiB on two CPUs, and room for the 128 units a 64-CPU runner holds.
+//
+// Garbage may take the heap no further than maxMemoryLimit, so that a run
+// within the default limits stays under 1 GiB; only a live heap estimated
+// above that (limits raised) gets more, a quarter over it, rather than a
+// collector that never stops.
 func (e *Engine) memoryLimit() int64 {
-	return 128<<20 + int64(e.window())*64*int64(e.templateText())
+	limit := min(128<<20+int64(e.window())*64*int64(e.templateText()), maxMemoryLimit)
+	copies := 1 + e.window() // the parsed templates and a copy per unit held
+	if e.once && len(e.Units) == 1 {
+		copies = 1 // the one unit takes the templates
+	}
+	live := int64(copies) * int64(e.templateNodes) * liveBytesPerNode
+	return max(limit, live+live/4)
+}
+
+// maxMemoryLimit is as far as the soft limit lets garbage grow the heap.
+const maxMemoryLimit = 768 << 20
+
+// liveBytesPerNode is what a parsed node costs, its text and slices
+// included (measured: 220 bytes in small Deployments).
+const liveBytesPerNode = 256
+
+// parseMemoryLimit is the soft limit while templates are parsed, read bytes
+// of them so far: 128 MiB over what their nodes keep (about 27 times their
+// text in ordinary YAML, and no more than OrdinaryBytesPerNode allows),
+// at most maxMemoryLimit. A hostile file is refused well within it.
+func parseMemoryLimit(read int) int64 {
+	return min(128<<20+int64(read)/manifest.OrdinaryBytesPerNode*liveBytesPerNode, maxMemoryLimit)
 }
 
 // guarded is work(i) with a panic turned into an error on this goroutine.

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -58,6 +60,11 @@ type Options struct {
 	// LimitMemory sets the process's soft memory limit to what the units
 	// held at once need (see memoryLimit); the CLI's choice, not a library's.
 	LimitMemory bool
+	// Once says the engine renders once (the CLI's choice): the last unit
+	// takes each template as it copies it, so that a run of one large unit
+	// holds one copy of the templates rather than two. Map then cannot
+	// run again, nor WriteVars.
+	Once bool
 	// Secrets are overrides like Set, read from CI's secrets (--set-env,
 	// --set-file); their values are kept out of listings and, with Redact,
 	// out of the output's Secret data.
@@ -89,6 +96,9 @@ type Engine struct {
 	// templateNodes is the size of one unit's copy of the templates, and
 	// largestObject that of its largest object.
 	templateNodes, largestObject int
+	once                         bool
+	copying                      sync.WaitGroup // units that have yet to copy the templates (once)
+	spent                        bool           // the last unit took the templates (once)
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -149,14 +159,25 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	p.Limits = lim         // fragments count against the same inputNodes
 	tpls := opts.Templates // krender fn's items, parsed by the caller
 	if tpls == nil {
-		if tpls, err = loadTemplates(fsys, root, lim, opts.Paths, opts.Stdin, fragments...); err != nil {
+		var seen func(int)
+		if opts.LimitMemory {
+			read := 0
+			seen = func(n int) { read += n; debug.SetMemoryLimit(parseMemoryLimit(read)) }
+		}
+		if tpls, err = loadTemplates(fsys, root, lim, opts.Paths, opts.Stdin, seen, fragments...); err != nil {
 			return nil, err
 		}
+	}
+	if err := objectsBefore(p, lim, units, tpls); err != nil {
+		return nil, err
 	}
 	if err := checkOverrides(p, set, tpls); err != nil {
 		return nil, err
 	}
-	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls)}
+	if opts.Once {
+		tpls = slices.Clone(tpls) // the last unit releases them from this slice, not the caller's
+	}
+	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls), once: opts.Once}
 	for _, t := range tpls {
 		n := 0
 		manifest.Walk(t.Node, func(*yaml.Node) { n++ })
@@ -289,6 +310,16 @@ func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]Unit,
 // Render produces one unit's objects: a copy of every template, through
 // every stage. It never touches the parsed templates.
 func (e *Engine) Render(u Unit) (*manifest.Set, error) {
+	return e.render(u, false, func() {})
+}
+
+// render is Render; with take, it drops the engine's reference to each
+// template once it has the copy, so that the garbage collector can free
+// the template while the unit renders (Options.Once). copied runs once the
+// unit has its copies, or has failed before.
+func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error) {
+	done := sync.OnceFunc(copied)
+	defer done()
 	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Missing: u.Vars.Missing(), Limits: e.limits}
 	s.Redact = redactor(e.secret, s.Vars)
 	s.Disabled = e.disabled
@@ -296,7 +327,11 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 	for i, t := range e.Templates {
 		s.Objects[i] = t.Clone()
 		s.Objects[i].Tenant = u.Tenant
+		if take {
+			e.Templates[i] = nil
+		}
 	}
+	done()
 	for _, st := range e.Stages {
 		if err := st.Apply(s); err != nil {
 			return nil, err
@@ -307,6 +342,24 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 	}
 	filepos.SortNotes(s.Notes)
 	return s, nil
+}
+
+// objectsBefore refuses a render that limits.objects is sure to stop before
+// it starts: every unit makes at least one object per template (stages only
+// add objects), so the product is known before any work.
+func objectsBefore(p *profiles.Profile, lim manifest.Limits, units []Unit, tpls []*manifest.Object) error {
+	limit := lim.OrDefault().Objects
+	if len(units) <= 1 || len(tpls) == 0 || len(units) <= limit/len(tpls) { // one unit: its own check names the object
+		return nil
+	}
+	first := units[limit/len(tpls)].Tenant // the first unit past the limit
+	at := filepos.Pos{File: p.Files[len(p.Files)-1]}
+	for _, t := range p.Tenants {
+		if t.Name == first {
+			at = t.Pos
+		}
+	}
+	return manifest.TooManyObjectsBefore(at, limit, len(units), len(tpls))
 }
 
 // objectLimit refuses objs when, after before objects of other units, they

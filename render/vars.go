@@ -13,6 +13,9 @@ import (
 // WriteVars lists, per template location, what substitution does with each
 // reference: like `envsubst -v`, but per place and per tenant.
 func (e *Engine) WriteVars(w io.Writer) error {
+	if e.spent {
+		return fmt.Errorf("internal error: the engine has rendered once (Options.Once)")
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tREADER\tACTION")
 	for _, u := range e.Units {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
 	"github.com/spf13/afero"
 )
@@ -77,7 +78,7 @@ var hostileInputs = map[string]func(t *testing.T, dir string){
 	"alias-bomb-vars":  write("bomb.yaml", aliasBomb()),
 	"deep-nesting":     write("deep.yaml", cmHead+"data:\n  k: "+strings.Repeat("[", 10_000)+strings.Repeat("]", 10_000)+"\n"),
 	"flow-million":     write("flow.yaml", cmHead+"items: ["+strings.Repeat("x,", 999_999)+"x]\n"),
-	"empty-documents":  write("empty.yaml", strings.Repeat("---\n", 100_000)+cmHead),
+	"empty-documents":  write("empty.yaml", strings.Repeat("---\n", 200_000)+cmHead),
 	"nul-byte":         write("nul.yaml", cmHead+"data: {k: \"a\x00b\"}\n"),
 	"invalid-utf8":     write("bad.yaml", cmHead+"data: {k: caf\xe9}\n"),
 	"bom":              write("bom.yaml", "\ufeff# leading comment\n"+cmHead+"data: {k: v}\n"),
@@ -260,7 +261,13 @@ var worstCases = map[string]func(t *testing.T, dir string){
 	"worst-accepted": func(t *testing.T, dir string) {
 		write("args", "render -p profile.yaml dense.yaml\n")(t, dir)
 		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
-		write("dense.yaml", flowDocs("data:\n  k:", 99_980, 99_980, 49_980))(t, dir)
+		d := manifest.DefaultLimits
+		var items []int
+		for left := d.InputNodes - 100; left > 100; { // 13 nodes of each document are not items
+			n := min(left, d.Nodes) - 20
+			items, left = append(items, n), left-n-20
+		}
+		write("dense.yaml", flowDocs("data:\n  k:", items...))(t, dir)
 	},
 }
 

@@ -200,6 +200,7 @@ func internalError(stderr io.Writer, err error) int {
 
 func renderFlags(c *cobra.Command, o *render.Options, h *host) {
 	o.LimitMemory = limitMemory
+	o.Once = true // each command renders once
 	var sf secretFlags
 	sf.register(c)
 	var rf rootFlags
