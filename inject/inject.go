@@ -36,14 +36,11 @@ type entry struct {
 	into    *yqexpr.Expr
 	deletes []*yqexpr.Expr
 	exclude map[string]bool
-	append  bool
+	add     *yqexpr.Expr // `. += $frag`, for mode: append
 }
 
 // RuleUnused is the rule id of the note on an inject entry that changed nothing.
 const RuleUnused = "inject-unused"
-
-// addFragment is what `mode: append` evaluates at each target.
-var addFragment *yqexpr.Expr
 
 // New compiles every expression and loads every fragment of p once; read is
 // how the render reads files.
@@ -78,7 +75,11 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifes
 	switch in.Mode.Value {
 	case "", ModeMerge:
 	case ModeAppend:
-		e.append = true
+		x, err := yqexpr.Compile(". += $frag", filepos.Pos{})
+		if err != nil {
+			return nil, err
+		}
+		e.add = x
 	default:
 		add(filepos.Errorf(in.Mode.Pos, "unknown mode %q: use merge (the default) or append (yq's +=)", in.Mode.Value))
 	}
@@ -110,11 +111,6 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifes
 		n := e.frag.node
 		add(filepos.Errorf(filepos.Pos{File: e.frag.src.Path, Line: n.Line, Col: n.Column},
 			"a fragment for a container must be a mapping of container fields (inject %s)", name))
-	}
-	if e.append && addFragment == nil {
-		if addFragment, err = yqexpr.Compile(". += $frag", filepos.Pos{}); err != nil {
-			return nil, err
-		}
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -226,7 +222,7 @@ func (e *entry) targets(o *manifest.Object) ([]*yaml.Node, error) {
 
 // put lays the fragment over one target, keeping the target's pointer.
 func (e *entry) put(o *manifest.Object, t *yaml.Node) error {
-	if !e.append {
+	if e.add == nil {
 		s := containerShape
 		if e.into != nil {
 			s = shapeAt(o, t)
@@ -238,7 +234,7 @@ func (e *entry) put(o *manifest.Object, t *yaml.Node) error {
 	f := clone(e.frag.node)
 	fromFrag := map[*yaml.Node]bool{}
 	manifest.Walk(f, func(n *yaml.Node) { fromFrag[n] = true })
-	from, err := addFragment.Update(t, map[string]*yaml.Node{"frag": f})
+	from, err := e.add.Update(t, map[string]*yaml.Node{"frag": f})
 	if err != nil {
 		return filepos.Errorf(before, "inject %s (%s) cannot add its fragment here: %v", e.in.Name.Value, e.in.Pos, err)
 	}

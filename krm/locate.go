@@ -250,11 +250,11 @@ func (l *locator) file(name string) (*manifest.Source, []*yaml.Node) {
 	l.files[name] = nil
 	// Only a regular file within the byte limit: the name comes from the
 	// input, and ../../dev/zero must not hang an error message.
-	if fi, err := l.fsys.Stat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(manifest.DefaultLimits.FileBytes) {
+	if fi, err := l.fsys.Stat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(manifest.DefaultLimits().FileBytes) {
 		return nil, nil
 	}
 	b, err := l.fsys.ReadFile(name)
-	if err != nil || len(b) > manifest.DefaultLimits.FileBytes {
+	if err != nil || len(b) > manifest.DefaultLimits().FileBytes {
 		return nil, nil
 	}
 	src := manifest.NewSource(name, b)

@@ -18,7 +18,7 @@ func TestDefaultsAdmitOrdinaryManifests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP: -short: parses 16 MiB")
 	}
-	d := DefaultLimits
+	d := DefaultLimits()
 	t.Run("smallest objects fill a file", func(t *testing.T) {
 		text, docs := ordinary.Fill(d.FileBytes, 0, ordinary.Smallest)
 		src := NewSource("small.yaml", text)
@@ -73,7 +73,7 @@ func TestDefaultsAdmitOrdinaryManifests(t *testing.T) {
 
 // The derived defaults are what docs/limits.md's table says.
 func TestDefaultsDerived(t *testing.T) {
-	d := DefaultLimits
+	d := DefaultLimits()
 	for _, c := range []struct {
 		key       string
 		got, want int
@@ -91,8 +91,8 @@ func TestDefaultsDerived(t *testing.T) {
 			t.Errorf("limits.%s: %d, want %d", c.key, c.got, c.want)
 		}
 	}
-	for _, k := range LimitKeys {
-		if *DefaultLimits.Field(k) > *MaxLimits.Field(k) {
+	for _, k := range limitKeys {
+		if *defaultLimits.Field(k) > *maxLimits.Field(k) {
 			t.Errorf("limits.%s: the default is above the maximum", k)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -35,11 +36,13 @@ type Limits struct {
 // budget is what a run's files have used of inputBytes and inputNodes.
 type budget struct{ bytes, nodes int }
 
-// DefaultLimits admit ordinary manifests up to the byte limits: the node,
+// DefaultLimits returns the limits that admit ordinary manifests up to the byte limits: the node,
 // document and object limits are derived from the byte limits below
 // (docs/limits.md gives the derivation and the measurements), and
 // TestDefaultsAdmitOrdinaryManifests holds them to generated manifests.
-var DefaultLimits = Limits{
+func DefaultLimits() Limits { return defaultLimits }
+
+var defaultLimits = Limits{
 	FileBytes:     8 << 20,
 	InputBytes:    16 << 20,
 	DocumentBytes: 2 << 20, // etcd stores objects of at most 1.5 MiB
@@ -64,9 +67,11 @@ const OrdinaryBytesPerNode = 6
 // limits.objects.
 const MinDocumentBytes = 48
 
-// MaxLimits are as far as a profile may raise them, so that even a hostile
-// profile leaves the work finite.
-var MaxLimits = Limits{
+// MaxLimits returns how far a profile may raise the limits, so that even a
+// hostile profile leaves the work finite.
+func MaxLimits() Limits { return maxLimits }
+
+var maxLimits = Limits{
 	FileBytes:     256 << 20,
 	InputBytes:    1 << 30,
 	DocumentBytes: 64 << 20,
@@ -77,8 +82,10 @@ var MaxLimits = Limits{
 	Objects:       10_000_000,
 }
 
-// LimitKeys are the profile keys, in the order of the fields.
-var LimitKeys = []string{"fileBytes", "inputBytes", "documentBytes", "documents", "nodes", "inputNodes", "depth", "objects"}
+// LimitKeys returns the profile keys, in the order of the fields.
+func LimitKeys() []string { return slices.Clone(limitKeys) }
+
+var limitKeys = []string{"fileBytes", "inputBytes", "documentBytes", "documents", "nodes", "inputNodes", "depth", "objects"}
 
 // Field returns a pointer to the limit named by a profile key, or nil.
 func (l *Limits) Field(key string) *int {
@@ -105,9 +112,9 @@ func (l *Limits) Field(key string) *int {
 
 // OrDefault fills unset limits with their defaults.
 func (l Limits) OrDefault() Limits {
-	for _, k := range LimitKeys {
+	for _, k := range limitKeys {
 		if f := l.Field(k); *f <= 0 {
-			*f = *DefaultLimits.Field(k)
+			*f = *defaultLimits.Field(k)
 		}
 	}
 	return l
@@ -115,7 +122,7 @@ func (l Limits) OrDefault() Limits {
 
 // Merge layers the limits over sets on top of l.
 func (l Limits) Merge(over Limits) Limits {
-	for _, k := range LimitKeys {
+	for _, k := range limitKeys {
 		if v := *over.Field(k); v > 0 {
 			*l.Field(k) = v
 		}
@@ -427,7 +434,7 @@ func TooManyObjectsBefore(pos filepos.Pos, limit, units, templates int) *filepos
 	}
 	msg := fmt.Sprintf("%d %s of %d templates make at least %d objects, more than %d; rendering would stop here", units, what, templates, units*templates, limit)
 	fix := "render fewer tenants at once (-t, --shard)"
-	if need := units * templates; need <= MaxLimits.Objects && units <= MaxLimits.Objects/templates {
+	if need := units * templates; need <= maxLimits.Objects && units <= maxLimits.Objects/templates {
 		fix = fmt.Sprintf("raise it in the profile (limits: {objects: %d}) or %s", need, fix)
 	}
 	return exceeded(pos, "objects", "%s: %s", msg, fix)

@@ -85,7 +85,7 @@ func TestDefaultsAcceptTheBundledTemplates(t *testing.T) {
 
 func TestProfileLimitsMerge(t *testing.T) {
 	l := Limits{Nodes: 5}.Merge(Limits{Depth: 7}).OrDefault()
-	if l.Nodes != 5 || l.Depth != 7 || l.Objects != DefaultLimits.Objects {
+	if l.Nodes != 5 || l.Depth != 7 || l.Objects != DefaultLimits().Objects {
 		t.Fatalf("merged %+v", l)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"log/slog"
 	"strings"
 
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
@@ -12,11 +11,6 @@ import (
 
 	"github.com/krender/krender/filepos"
 )
-
-func init() {
-	// yqlib logs through a package-level logger; krender's stderr is for users.
-	yqlib.GetLogger().SetSlogger(slog.New(slog.DiscardHandler))
-}
 
 // Parse reads every document of src. It goes through yqlib's decoder so that
 // leading comments and `---` lines come out exactly as `yq` would print them,

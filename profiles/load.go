@@ -267,9 +267,10 @@ func decodeLimits(path string, n *yaml.Node) (manifest.Limits, error) {
 	err := eachEntry(path, n, "limits", func(key, val *yaml.Node) error {
 		f := lim.Field(key.Value)
 		if f == nil {
-			return filepos.Errorf(at(path, key), "unknown limit %q%s (limits: %s)", key.Value, suggest.Hint(key.Value, manifest.LimitKeys), strings.Join(manifest.LimitKeys, ", "))
+			return filepos.Errorf(at(path, key), "unknown limit %q%s (limits: %s)", key.Value, suggest.Hint(key.Value, manifest.LimitKeys()), strings.Join(manifest.LimitKeys(), ", "))
 		}
-		maxV := *manifest.MaxLimits.Field(key.Value)
+		mx := manifest.MaxLimits()
+		maxV := *mx.Field(key.Value)
 		v, err := strconv.Atoi(val.Value)
 		if val.Kind != yaml.ScalarNode || val.Tag != "!!int" || err != nil || v < 1 || v > maxV {
 			return filepos.Errorf(at(path, val), "limits.%s must be a whole number from 1 to %d", key.Value, maxV)

@@ -161,10 +161,11 @@ func schemaMapper(t reflect.Type) *jsonschema.Schema {
 func limitsSchema() *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Description: schemaDocs["fileDoc.Limits"], Properties: jsonschema.NewProperties()}
 	s.AdditionalProperties = jsonschema.FalseSchema
-	for _, k := range manifest.LimitKeys {
-		maxV := json.Number(strconv.Itoa(*manifest.MaxLimits.Field(k)))
+	mx, def := manifest.MaxLimits(), manifest.DefaultLimits()
+	for _, k := range manifest.LimitKeys() {
+		maxV := json.Number(strconv.Itoa(*mx.Field(k)))
 		s.Properties.Set(k, &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: maxV,
-			Description: "Raises or lowers limits." + k + " (default " + strconv.Itoa(*manifest.DefaultLimits.Field(k)) + "); see docs/limits.md."})
+			Description: "Raises or lowers limits." + k + " (default " + strconv.Itoa(*def.Field(k)) + "); see docs/limits.md."})
 	}
 	return s
 }

@@ -53,17 +53,17 @@ func BenchmarkStages(b *testing.B) {
 		for _, t := range e.Templates {
 			s.Objects = append(s.Objects, t.Clone())
 		}
-		for _, st := range e.Stages[:upTo] {
+		for _, st := range e.stages[:upTo] {
 			if err := st.Apply(s); err != nil {
 				b.Fatal(err)
 			}
 		}
 		return s
 	}
-	if len(e.Stages) == 0 {
+	if len(e.stages) == 0 {
 		b.Skip("the fleet profile turns on no stage yet")
 	}
-	for k, st := range e.Stages {
+	for k, st := range e.stages {
 		b.Run(fmt.Sprintf("%d-%T", k, st), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -86,8 +86,8 @@ type Engine struct {
 	Profile   *profiles.Profile
 	Templates []*manifest.Object
 	Units     []Unit
-	Stages    []Stage
-	Workers   int // units rendered at once; 0: GOMAXPROCS
+	stages    []Stage // built once; the engine alone runs them
+	Workers   int     // units rendered at once; 0: GOMAXPROCS
 	namespace string
 	subst     *subst.Stage // also what `krender vars` asks
 	limits    manifest.Limits
@@ -135,7 +135,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 			return nil, err
 		}
 	}
-	p, err := profiles.LoadGuarded(opts.Profile, readLimited(fsys, manifest.DefaultLimits.FileBytes), root.Check)
+	p, err := profiles.LoadGuarded(opts.Profile, readLimited(fsys, manifest.DefaultLimits().FileBytes), root.Check)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if opts.Redact {
 		redacted = redact.Stage{Values: SecretValues(opts.Secrets)}
 	}
-	if e.Stages, err = buildStages(fsys, p, e.subst, ns, check, redacted); err != nil {
+	if e.stages, err = buildStages(fsys, p, e.subst, ns, check, redacted); err != nil {
 		return nil, err
 	}
 	if opts.LimitMemory {
@@ -332,7 +332,7 @@ func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error)
 		}
 	}
 	done()
-	for _, st := range e.Stages {
+	for _, st := range e.stages {
 		if err := st.Apply(s); err != nil {
 			return nil, err
 		}

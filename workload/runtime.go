@@ -46,11 +46,9 @@ type Place struct {
 // (snippets, rewrite targets) are nginx configuration with nginx's `$host`.
 const NginxAnnotationPrefix = "nginx.ingress.kubernetes.io/"
 
-// RuntimePlaces are the well-known runtime places of custom resources.
+// builtinPlaces are the well-known runtime places of custom resources.
 // Containers, exec hooks and ConfigMap/Secret data are found by shape
 // instead, wherever they appear.
-var RuntimePlaces = builtinPlaces()
-
 func builtinPlaces() []Place {
 	var out []Place
 	add := func(kind, group string, label ShellKind, paths ...string) {
@@ -100,7 +98,7 @@ func placesByKind(places []Place) map[string][]Place {
 	return m
 }
 
-var builtinByKind = placesByKind(RuntimePlaces)
+var builtinByKind = placesByKind(builtinPlaces())
 
 // marker records runtime scalars of one object, reading through aliases
 // (resolved once, on the first one met) and visiting each node once per

@@ -5,6 +5,7 @@ package workload
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -25,8 +26,17 @@ type Kind struct {
 	Splittable bool
 }
 
-// Kinds is the one table of workload kinds every stage uses.
-var Kinds = []Kind{
+// Kinds returns the one table of workload kinds every stage uses, as a
+// copy: the table is shared by every engine in the process.
+func Kinds() []Kind {
+	out := slices.Clone(kinds)
+	for i := range out {
+		out[i].Template = slices.Clone(out[i].Template)
+	}
+	return out
+}
+
+var kinds = []Kind{
 	{Kind: "Pod", Template: []string{}},
 	{Kind: "PodTemplate", Template: []string{"template"}},
 	{Kind: "Deployment", Template: []string{"spec", "template"}, Splittable: true},
@@ -39,11 +49,11 @@ var Kinds = []Kind{
 	{Kind: "Rollout", Group: "argoproj.io", Template: []string{"spec", "template"}, Splittable: true},
 }
 
-// KindOf is the table's entry for kind in group ("" in either matches any
+// kindOf is the table's entry for kind in group ("" in either matches any
 // group), or nil.
-func KindOf(kind, group string) *Kind {
-	for i := range Kinds {
-		k := &Kinds[i]
+func kindOf(kind, group string) *Kind {
+	for i := range kinds {
+		k := &kinds[i]
 		if k.Kind == kind && (k.Group == "" || group == "" || k.Group == group) {
 			return k
 		}
@@ -54,15 +64,15 @@ func KindOf(kind, group string) *Kind {
 // TemplatePath is where objects of kind in group keep their pod template;
 // nil for kinds without one. A Pod's path is empty but non-nil.
 func TemplatePath(kind, group string) []string {
-	if k := KindOf(kind, group); k != nil {
-		return k.Template
+	if k := kindOf(kind, group); k != nil {
+		return slices.Clone(k.Template)
 	}
 	return nil
 }
 
 // Splittable reports whether o can be copied once per zone.
 func Splittable(o *manifest.Object) bool {
-	k := KindOf(o.Kind(), o.Group())
+	k := kindOf(o.Kind(), o.Group())
 	return k != nil && k.Splittable
 }
 
@@ -136,7 +146,7 @@ const (
 // run time, where `$NAME` belongs to that program, not to krender: container
 // command and args, exec hooks and probes, and ConfigMap/Secret data, found
 // by shape wherever they appear (custom resources that embed containers or
-// ConfigMaps included); ingress-nginx annotations; the RuntimePlaces of
+// ConfigMaps included); ingress-nginx annotations; the builtinPlaces of
 // well-known custom resources; and extra places (the profile's).
 func ShellScalars(o *manifest.Object, extra ...Place) map[*yaml.Node]ShellKind {
 	m := &marker{root: o.Node, out: map[*yaml.Node]ShellKind{}}

@@ -17,18 +17,64 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
-var initOnce sync.Once
+// Expressions come from profiles, which are reviewed like code but run in
+// CI with its secrets around: file, env and system operators would let a
+// profile read them. yqlib guards them only through its process-wide
+// ConfiguredSecurityPreferences, which a library must not set for the
+// program it is part of, so Compile puts yq's own refusal in their place
+// (see fence); the CLI sets the preferences too (cmd/krender), because
+// eval parses its argument while it runs, past any check made here.
+var fenced = map[string]string{
+	"LOAD":        "file operations have been disabled",
+	"LOAD_STRING": "file operations have been disabled",
+	"ENV":         "env operations have been disabled",
+	"ENVSUBST":    "env operations have been disabled",
+	"SYSTEM":      "system operations are disabled, use --security-enable-system-operator to enable",
+}
 
-// setup prepares yqlib once. Expressions come from profiles, which are
-// reviewed like code but run in CI with its secrets around: file, env and
-// system operators would let a profile read them, so they are all off.
-func setup() {
-	initOnce.Do(func() {
-		yqlib.ConfiguredSecurityPreferences.DisableFileOps = true
-		yqlib.ConfiguredSecurityPreferences.DisableEnvOps = true
-		yqlib.ConfiguredSecurityPreferences.EnableSystemOps = false
-		yqlib.InitExpressionParser()
-	})
+// evalOff is eval's refusal when the program has not turned yqlib's
+// file, env and system operators off itself.
+const evalOff = "eval is off: file, env and system operators are not turned off in yqlib (krender's CLI does)"
+
+// locked reports whether the program has turned yqlib's file, env and
+// system operators off, which makes eval safe.
+func locked() bool {
+	p := yqlib.ConfiguredSecurityPreferences
+	return p.DisableFileOps && p.DisableEnvOps && !p.EnableSystemOps
+}
+
+// fence replaces every operator of n that reads files, the environment or
+// runs commands with yq's `error` giving the message yqlib itself gives when
+// they are off, so an expression fails where and as it did under the CLI's
+// preferences, whatever the program's. It returns n's replacement.
+func fence(n *yqlib.ExpressionNode) (*yqlib.ExpressionNode, error) {
+	if n == nil {
+		return nil, nil
+	}
+	if op := n.Operation; op != nil && op.OperationType != nil {
+		typ := op.OperationType.Type
+		if strings.HasPrefix(typ, "ENVSUBST") {
+			typ = "ENVSUBST" // yqlib appends its flags to the type's name
+		}
+		msg, ok := fenced[typ]
+		if !ok && typ == "EVAL" && !locked() {
+			msg, ok = evalOff, true
+		}
+		if ok {
+			r, err := yqlib.ExpressionParser.ParseExpression(fmt.Sprintf("error(%q)", msg))
+			if err != nil {
+				return nil, err
+			}
+			r.Parent = n.Parent
+			return r, nil
+		}
+	}
+	var err error
+	if n.LHS, err = fence(n.LHS); err != nil {
+		return nil, err
+	}
+	n.RHS, err = fence(n.RHS)
+	return n, err
 }
 
 // Expr is a yq expression parsed once per run.
@@ -72,8 +118,11 @@ func cloneTree(n, parent *yqlib.ExpressionNode) *yqlib.ExpressionNode {
 
 // Compile parses text, which the user wrote at pos.
 func Compile(text string, pos filepos.Pos) (*Expr, error) {
-	setup()
+	yqlib.InitExpressionParser() // yqlib's own parser, made once and never changed
 	n, err := yqlib.ExpressionParser.ParseExpression(text)
+	if err == nil {
+		n, err = fence(n)
+	}
 	if err != nil {
 		return nil, filepos.Errorf(pos, "invalid yq expression %q: %v", text, err)
 	}

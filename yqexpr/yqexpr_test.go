@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
@@ -106,13 +107,32 @@ func TestSelectorIsYqSelect(t *testing.T) {
 	}
 }
 
+// TestFileAndEnvOperatorsAreOff runs with yqlib's own preferences at their
+// defaults (file and env operators on), as in a program that embeds krender:
+// the operators must be refused all the same, with yqlib's own messages,
+// and the preferences must be left as they were.
 func TestFileAndEnvOperatorsAreOff(t *testing.T) {
 	t.Setenv("KRENDER_SECRET", "s3cret")
+	before := yqlib.ConfiguredSecurityPreferences
 	root := parse(t, "a: 1\n")
-	for _, expr := range []string{`load("/etc/hostname")`, `strenv(KRENDER_SECRET)`, `env(KRENDER_SECRET)`, `"x" | system("id")`} {
-		if _, err := compile(t, expr).Nodes(root); err == nil {
-			t.Errorf("%s was evaluated; file, env and system operators must be off", expr)
+	for expr, want := range map[string]string{
+		`load("/etc/hostname")`:            "file operations have been disabled",
+		`load_str("/etc/hostname")`:        "file operations have been disabled",
+		`.a = load_props("/etc/hostname")`: "file operations have been disabled",
+		`strenv(KRENDER_SECRET)`:           "env operations have been disabled",
+		`env(KRENDER_SECRET)`:              "env operations have been disabled",
+		`"$KRENDER_SECRET" | envsubst(nu)`: "env operations have been disabled",
+		`"x" | system("id")`:               "system operations are disabled",
+		`eval("env(KRENDER_SECRET)")`:      "eval is off",
+		`eval("." + "a")`:                  "eval is off",
+	} {
+		_, err := compile(t, expr).Nodes(root)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got error %v, want %q; file, env and system operators must be off", expr, err, want)
 		}
+	}
+	if yqlib.ConfiguredSecurityPreferences != before {
+		t.Errorf("yqlib's process-wide preferences changed: %+v, were %+v", yqlib.ConfiguredSecurityPreferences, before)
 	}
 }
 

@@ -261,7 +261,7 @@ var worstCases = map[string]func(t *testing.T, dir string){
 	"worst-accepted": func(t *testing.T, dir string) {
 		write("args", "render -p profile.yaml dense.yaml\n")(t, dir)
 		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
-		d := manifest.DefaultLimits
+		d := manifest.DefaultLimits()
 		var items []int
 		for left := d.InputNodes - 100; left > 100; { // 13 nodes of each document are not items
 			n := min(left, d.Nodes) - 20

@@ -28,7 +28,7 @@ func TestDefaultLimitsAdmitOrdinaryAtScale(t *testing.T) {
 	bin := testtool.Krender(t)
 	t.Run("16 MiB of small Deployments", func(t *testing.T) {
 		dir := t.TempDir()
-		d := manifest.DefaultLimits
+		d := manifest.DefaultLimits()
 		args := []string{"render", "-p", "profile.yaml"}
 		docs := 0
 		for f := range d.InputBytes / d.FileBytes {

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/mattn/go-isatty"
+	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -34,6 +36,7 @@ const (
 
 func main() {
 	tuneGC()
+	settleYQ()
 	os.Exit(runWith(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, render.OSFS{}, afero.NewOsFs(), os.LookupEnv))
 }
 
@@ -54,6 +57,19 @@ func tuneGC() {
 		// limits would otherwise grow to eleven times its live heap.
 		debug.SetMemoryLimit(128 << 20)
 	}
+}
+
+// settleYQ sets the process-wide switches yqlib has no per-call form for;
+// they are the program's to set, not the engine's. The engine refuses
+// file, env and system operators itself (yqexpr), but eval parses its
+// argument while it runs, so only yqlib's preferences guard what eval
+// builds; with them off, the engine lets eval through. yqlib's logger
+// writes to stderr, which is krender's users'.
+func settleYQ() {
+	yqlib.ConfiguredSecurityPreferences.DisableFileOps = true
+	yqlib.ConfiguredSecurityPreferences.DisableEnvOps = true
+	yqlib.ConfiguredSecurityPreferences.EnableSystemOps = false
+	yqlib.GetLogger().SetSlogger(slog.New(slog.DiscardHandler))
 }
 
 // limitMemory: the engine may set the soft memory limit unless the user did.

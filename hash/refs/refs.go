@@ -110,7 +110,7 @@ func listHas(l *yaml.Node, want ...string) bool {
 // Builtin is krender's default table.
 func Builtin() []Ref {
 	var out []Ref
-	for _, pk := range workload.Kinds {
+	for _, pk := range workload.Kinds() {
 		prefix := strings.Join(append(pk.Template, "spec"), "/") + "/"
 		for _, r := range podRefs() {
 			r.Kind, r.Group, r.Pod = pk.Kind, pk.Group, true

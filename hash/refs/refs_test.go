@@ -99,7 +99,7 @@ var podWant = []string{
 
 func TestEveryPodKindEveryField(t *testing.T) {
 	tab := builtin(t)
-	for _, pk := range workload.Kinds {
+	for _, pk := range workload.Kinds() {
 		t.Run(pk.Kind, func(t *testing.T) {
 			path := append(append([]string(nil), pk.Template...), "spec")
 			var b strings.Builder
