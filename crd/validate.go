@@ -40,7 +40,8 @@ const (
 	// UnknownField: the API server rejects the field under strict field
 	// validation (kubectl's default) and drops it otherwise.
 	UnknownField
-	// Deprecated: the API server accepts the object with a warning.
+	// Deprecated is a version the CRD marks deprecated: the API server
+	// accepts the object with a warning.
 	Deprecated
 )
 

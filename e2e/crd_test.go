@@ -370,9 +370,7 @@ func applyCaseCRDs(t *testing.T, dir string, args []string, objects []renderedOb
 		if err != nil {
 			t.Fatalf("kubectl apply %s: %v\n%s%s", strings.Join(applyArgs, " "), err, out, errb)
 		}
-		for _, line := range strings.Fields(out) {
-			names = append(names, line)
-		}
+		names = append(names, strings.Fields(out)...)
 	}
 	for _, p := range caseCRDPaths(t, dir, args) {
 		apply("", "-R", "-f", p)

@@ -26,6 +26,12 @@ if ! go version -m "$bin/helm" 2>/dev/null | grep -q "helm.sh/helm/v3[[:space:]]
   echo "building helm.sh/helm/v3 $helm_version into $bin" >&2
   GOBIN="$bin" GOFLAGS=-mod=mod go install "helm.sh/helm/v3/cmd/helm@$helm_version"
 fi
+# staticcheck, which make test runs over every package.
+staticcheck_version=v0.8.2
+if ! go version -m "$bin/staticcheck" 2>/dev/null | grep -q "honnef.co/go/tools[[:space:]]*$staticcheck_version"; then
+  echo "building honnef.co/go/tools/cmd/staticcheck $staticcheck_version into $bin" >&2
+  GOBIN="$bin" GOFLAGS=-mod=mod go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
 # kubectl (with kustomize inside) for the hash parity test and the e2e tier.
 PATH="$PATH:$PWD/.cache/e2e/bin" command -v kubectl >/dev/null || hack/kube-apiserver.sh build-kubectl
 command -v envsubst >/dev/null || {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/render"
@@ -28,12 +29,11 @@ const parityDir = "../testdata/inject/seed-parity"
 // the seed case's stdout.golden, so that golden always comes from the real
 // pipeline, never from krender.
 func TestShellPipelineParity(t *testing.T) {
-	yq := requireTool(t, yqPath())
-	envsubst, err := exec.LookPath("envsubst")
-	if err != nil {
-		envsubst = ""
-	}
-	requireTool(t, envsubst)
+	// Only the mikefarah yq that hack/tools.sh builds (or KRENDER_YQ) is the
+	// reference: another yq on PATH (the Python wrapper shares the name) is not.
+	built, _ := filepath.Abs("../.cache/bin/yq")
+	yq := testtool.Find(t, "KRENDER_YQ", []string{built}, "mikefarah yq v4.54.3 not built; the shell pipeline parity is not checked")
+	envsubst := testtool.Find(t, "KRENDER_ENVSUBST", []string{"envsubst"}, "GNU envsubst not installed; the shell pipeline parity is not checked")
 
 	profile := filepath.Join(parityDir, "profile.yaml")
 	p, err := profiles.Load(profile)
@@ -56,7 +56,7 @@ func TestShellPipelineParity(t *testing.T) {
 		}
 	}
 
-	env := []string{"PATH=" + os.Getenv("PATH"), "YQ=" + yq, "TMPDIR=" + t.TempDir()}
+	env := []string{"PATH=" + os.Getenv("PATH"), "YQ=" + yq, "ENVSUBST=" + envsubst, "TMPDIR=" + t.TempDir()}
 	var format []string
 	for _, v := range vars {
 		format = append(format, "$"+v.Name)
@@ -106,34 +106,6 @@ func TestShellPipelineParity(t *testing.T) {
 	if !bytes.Equal(got.Bytes(), want) {
 		t.Errorf("krender differs from the shell pipeline:\n%s", lineDiff(string(want), got.String()))
 	}
-}
-
-// yqPath is the mikefarah yq that hack/tools.sh builds, or the one named by
-// KRENDER_YQ. Another yq on PATH (the Python wrapper shares the name) is no
-// reference.
-func yqPath() string {
-	if p := os.Getenv("KRENDER_YQ"); p != "" {
-		return p
-	}
-	p, _ := filepath.Abs("../.cache/bin/yq")
-	return p
-}
-
-// requireTool returns path if it is an executable file; otherwise the test
-// is skipped, or fails under KRENDER_REQUIRE_TOOLS=1.
-func requireTool(t *testing.T, path string) string {
-	t.Helper()
-	if path != "" {
-		if st, err := os.Stat(path); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return path
-		}
-	}
-	msg := "tool not found: " + path + " (run hack/tools.sh, which builds yq v4.54.3 and installs envsubst)"
-	if os.Getenv("KRENDER_REQUIRE_TOOLS") == "1" {
-		t.Fatal(msg)
-	}
-	t.Skip("SKIPPED: " + msg)
-	return ""
 }
 
 func lineDiff(want, got string) string { return udiff.Unified("want", "got", want, got) }

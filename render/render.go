@@ -113,6 +113,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("a profile is required (-p PROFILE)")
 	}
 	if len(opts.Paths) == 0 && opts.Templates == nil {
+		//lint:ignore ST1005 "PATH..." is the usage it shows, not punctuation; goldens print it
 		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
 	}
 	if err := checkStdin(opts); err != nil {

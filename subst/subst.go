@@ -325,15 +325,6 @@ func setScalar(n *yaml.Node, v string, whole, key bool) {
 // resolution) reads v, written plain, as the string v.
 func readAsString(v string) bool { return manifest.ReadsAsString(v) }
 
-// refPositions finds where each reference of n was written.
-func refPositions(o *manifest.Object, n *yaml.Node, refs []shellformat.Ref) []filepos.Pos {
-	texts := make([]string, len(refs))
-	for i, r := range refs {
-		texts[i] = r.Text(n.Value)
-	}
-	return o.SourceOf(n).TextPositions(n, texts)
-}
-
 // judge gives each reference of o its verdict. Outside the Kubernetes
 // reader, errors come only from evidence of a deploy-time mistake:
 //  1. a name the profile declares without a value, which this run did not give;

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/afero"
 
 	"github.com/krender/krender/render"
@@ -90,29 +91,9 @@ func compareGolden(t *testing.T, path, got string) {
 		t.Fatalf("missing golden file (run go test ./cmd/krender -update and review it): %v", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs:\n%s", path, lineDiff(string(want), got))
+		// A unified diff: an inserted line shows as one "+" line, not as a
+		// change to every line after it.
+		t.Errorf("%s differs (run go test ./cmd/krender -update and review the diff):\n%s",
+			path, udiff.Unified(path, "got", string(want), got))
 	}
-}
-
-// lineDiff shows the first lines that differ, enough to see what changed.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n  want: %q\n  got:  %q\n", i+1, wl, gl)
-			if shown++; shown == 8 {
-				break
-			}
-		}
-	}
-	return b.String()
 }

@@ -149,20 +149,9 @@ func TestSchemaAjvStrict(t *testing.T) {
 // servers and pre-commit hooks use it) takes the schema as valid draft-07
 // and agrees with krender on the corpus.
 func TestSchemaPythonJSONSchema(t *testing.T) {
-	var py string
-	for _, c := range []string{os.Getenv("KRENDER_PYTHON"), "python3", "/usr/bin/python3"} {
-		if p, err := exec.LookPath(c); c != "" && err == nil && exec.Command(p, "-c", "import jsonschema").Run() == nil {
-			py = p
-			break
-		}
-	}
-	if py == "" {
-		why := "python3 with jsonschema not found (set KRENDER_PYTHON; hack/tools.sh installs python3-jsonschema)"
-		if os.Getenv("KRENDER_REQUIRE_TOOLS") != "" {
-			t.Fatal(why)
-		}
-		t.Skip("SKIP: " + why)
-	}
+	py := testtool.FindUsable(t, "KRENDER_PYTHON", []string{"python3", "/usr/bin/python3"},
+		func(p string) bool { return exec.Command(p, "-c", "import jsonschema").Run() == nil },
+		"python3 with jsonschema (hack/tools.sh installs python3-jsonschema); the schema is not checked by Python's validator")
 	dir, accept, reject := schemaCorpus(t)
 	const script = `
 import json, sys

@@ -148,7 +148,7 @@ func run(c config) error {
 	for _, t := range c.sizes {
 		r, err := measureSize(c, self, t)
 		if err != nil {
-			return fmt.Errorf("T=%d: %w", t, err)
+			return fmt.Errorf("size T=%d: %w", t, err)
 		}
 		rows = append(rows, r)
 		fmt.Print(r.text())

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 )
@@ -31,25 +30,14 @@ func Krender(t testing.TB) string {
 			return
 		}
 		buildPath = filepath.Join(buildDir, "krender")
-		cmd := exec.Command(goCommand(), "build", "-buildvcs=true", "-o", buildPath, "github.com/krender/krender/cmd/krender")
+		// go test puts its own GOROOT/bin first on PATH: "go" is the toolchain running the tests.
+		cmd := exec.Command("go", "build", "-buildvcs=true", "-o", buildPath, "github.com/krender/krender/cmd/krender")
 		buildOut, buildErr = cmd.CombinedOutput()
 	})
 	if buildErr != nil {
 		t.Fatalf("building krender: %v\n%s", buildErr, buildOut)
 	}
 	return buildPath
-}
-
-func goCommand() string {
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
-		return p
-	}
-	return "go"
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // Main runs the tests and removes what Krender built.

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testtool"
 )
 
 // gnuVariables is gettext's find_variables over a SHELL-FORMAT argument:
@@ -173,10 +175,7 @@ func FuzzShellFormat(f *testing.F) {
 // random inputs and formats, so the fuzzer compares with GNU's behaviour
 // and not with a guess of it.
 func TestModelIsGNU(t *testing.T) {
-	bin, err := exec.LookPath("envsubst")
-	if err != nil {
-		t.Skip("SKIP: GNU envsubst is not installed (apt-get install gettext-base); the model is not checked against it")
-	}
+	bin := testtool.Find(t, "KRENDER_ENVSUBST", []string{"envsubst"}, "GNU envsubst (apt-get install gettext-base); the model is not checked against it")
 	rng := rand.New(rand.NewSource(7))
 	atoms := []string{"$", "{", "}", "A", "B", "_", "1", "AB", "B_1", "HOME", "_U", "Z", "C", "é", ":-", "#", "(", "\\", " ", "\n", "$$", "${"}
 	gen := func(n int) string {

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testtool"
 )
 
 func lookupIn(m map[string]string) func(string) (string, bool) {
@@ -61,10 +63,7 @@ func TestScanPositions(t *testing.T) {
 // TestDifferentialGNU compares Expand with GNU gettext's envsubst on random
 // strings built from the characters that matter to it.
 func TestDifferentialGNU(t *testing.T) {
-	bin, err := exec.LookPath("envsubst")
-	if err != nil {
-		t.Skip("SKIP: GNU envsubst is not installed (apt-get install gettext-base)")
-	}
+	bin := testtool.Find(t, "KRENDER_ENVSUBST", []string{"envsubst"}, "GNU envsubst (apt-get install gettext-base); Expand is not compared with it")
 	vars := map[string]string{"A": "va", "AB": "vab", "B_1": "$A", "HOME": "/home/x", "_U": "", "Z": "z z"}
 	unlisted := []string{"NODE_IP", "host", "C", "ABC"}
 	rng := rand.New(rand.NewSource(1))

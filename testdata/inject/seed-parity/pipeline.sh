@@ -7,11 +7,12 @@
 #   - the container is chosen by name, not as containers[0];
 #   - only documents selected like the profile's `where` are changed, so the
 #     Service in a multi-document file is not given a pod template.
-# Usage: pipeline.sh TEMPLATE_DIR FRAGMENT. yq comes from $YQ; SHELL_FORMAT
+# Usage: pipeline.sh TEMPLATE_DIR FRAGMENT. yq comes from $YQ, envsubst from $ENVSUBST; SHELL_FORMAT
 # lists the deploy-time variables for envsubst, whose values, the fragment's
 # values and EFS_ZONE_EXCLUDE_APPS come from the environment.
 set -euo pipefail
 yq=${YQ:-yq}
+envsubst=${ENVSUBST:-envsubst}
 templates=$1 fragment=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -24,7 +25,7 @@ selected='select(.spec.template.spec.containers[].name == "app")'
 first=1
 find "$templates" -name '*.yaml' ! -path '*/common/*' | LC_ALL=C sort | while read -r file; do
   app=$(basename "$(dirname "$file")")
-  envsubst "$SHELL_FORMAT" < "$file" > "$work/app.yaml"
+  "$envsubst" "$SHELL_FORMAT" < "$file" > "$work/app.yaml"
   case " $EFS_ZONE_EXCLUDE_APPS " in
     *" $app "*) ;;
     *)
