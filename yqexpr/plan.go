@@ -43,13 +43,7 @@ func reads(n *yqlib.ExpressionNode, ctx []*plan) ([]*plan, bool) {
 	case "SELF":
 		return ctx, n.LHS == nil && n.RHS == nil
 	case "STRING_INT", "VALUE":
-		if n.LHS != nil || n.RHS != nil {
-			return nil, false
-		}
-		if c := n.Operation.CandidateNode; c != nil && c.Kind != yqlib.ScalarNode {
-			return nil, false
-		}
-		return nil, true
+		return nil, isScalarLiteral(n)
 	case "PIPE", "SHORT_PIPE":
 		l, ok := reads(n.LHS, ctx)
 		if !ok {
@@ -57,50 +51,86 @@ func reads(n *yqlib.ExpressionNode, ctx []*plan) ([]*plan, bool) {
 		}
 		return reads(n.RHS, l)
 	case "SELECT":
-		if n.LHS != nil {
-			return nil, false
-		}
-		for _, c := range ctx {
-			res, ok := reads(n.RHS, []*plan{c})
-			if !ok {
-				return nil, false
-			}
-			for _, r := range res { // judged for truth as a value
-				r.whole = true
-			}
-		}
-		return ctx, true
+		return readsSelect(n, ctx)
 	case "EQUALS", "NOT_EQUALS", "AND", "OR":
-		for _, side := range []*yqlib.ExpressionNode{n.LHS, n.RHS} {
-			res, ok := reads(side, ctx)
-			if !ok {
-				return nil, false
-			}
-			for _, r := range res {
-				r.whole = true
-			}
-		}
-		return nil, true
+		return readsComparison(n, ctx)
 	case "TRAVERSE_PATH":
-		key, ok := n.Operation.Value.(string)
-		if !ok || n.LHS != nil || n.RHS != nil || !plainKey(key) || !plainTraverse(n.Operation.Preferences) {
-			return nil, false
-		}
-		out := make([]*plan, 0, len(ctx))
-		for _, c := range ctx {
-			if c.keys == nil {
-				c.keys = map[string]*plan{}
-			}
-			next := c.keys[key]
-			if next == nil {
-				next = &plan{}
-				c.keys[key] = next
-			}
-			out = append(out, next)
-		}
-		return out, true
+		return readsTraverse(n, ctx)
 	}
 	return nil, false
+}
+
+// isScalarLiteral reports whether a literal is a plain scalar, which reads
+// nothing of the document.
+func isScalarLiteral(n *yqlib.ExpressionNode) bool {
+	if n.LHS != nil || n.RHS != nil {
+		return false
+	}
+	c := n.Operation.CandidateNode
+	return c == nil || c.Kind == yqlib.ScalarNode
+}
+
+// readsSelect: the condition is evaluated in each context on its own, and
+// what it reads is judged for truth as a value; the contexts pass through.
+func readsSelect(n *yqlib.ExpressionNode, ctx []*plan) ([]*plan, bool) {
+	if n.LHS != nil {
+		return nil, false
+	}
+	for _, c := range ctx {
+		if !readsWhole(n.RHS, []*plan{c}) {
+			return nil, false
+		}
+	}
+	return ctx, true
+}
+
+// readsComparison: both sides are read as values; the result is computed.
+func readsComparison(n *yqlib.ExpressionNode, ctx []*plan) ([]*plan, bool) {
+	for _, side := range []*yqlib.ExpressionNode{n.LHS, n.RHS} {
+		if !readsWhole(side, ctx) {
+			return nil, false
+		}
+	}
+	return nil, true
+}
+
+// readsWhole walks n in ctx and marks its results as read whole, since they
+// are compared or judged as values.
+func readsWhole(n *yqlib.ExpressionNode, ctx []*plan) bool {
+	res, ok := reads(n, ctx)
+	if !ok {
+		return false
+	}
+	for _, r := range res {
+		r.whole = true
+	}
+	return true
+}
+
+// readsTraverse: `.key` with a plain key moves each context one key down.
+func readsTraverse(n *yqlib.ExpressionNode, ctx []*plan) ([]*plan, bool) {
+	key, ok := n.Operation.Value.(string)
+	if !ok || n.LHS != nil || n.RHS != nil || !plainKey(key) || !plainTraverse(n.Operation.Preferences) {
+		return nil, false
+	}
+	out := make([]*plan, 0, len(ctx))
+	for _, c := range ctx {
+		out = append(out, c.child(key))
+	}
+	return out, true
+}
+
+// child is the plan under key, made on first read.
+func (p *plan) child(key string) *plan {
+	if p.keys == nil {
+		p.keys = map[string]*plan{}
+	}
+	next := p.keys[key]
+	if next == nil {
+		next = &plan{}
+		p.keys[key] = next
+	}
+	return next
 }
 
 // plainKey is a key yq matches by equality: `*` and `?` are glob patterns.

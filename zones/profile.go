@@ -77,9 +77,45 @@ func compile(p *profiles.Profile) (*config, error) {
 	for _, f := range p.Files {
 		c.sources[f] = manifest.NewSource(f, nil)
 	}
+	errs := c.addZones(p.Zones)
+	zh := p.ZoneHosts
+	if zh == nil {
+		return c, errs.Err()
+	}
+	c.strategy = zh.Strategy.Value
+	errs = append(errs, checkStrategy(zh)...)
+	if c.strategy == Off || c.strategy == "" {
+		c.strategy = Off
+		return c, errs.Err()
+	}
+	if len(c.zones) == 0 {
+		errs = append(errs, filepos.Errorf(zh.Pos, "zoneHosts strategy %s needs at least one zone under zones", c.strategy))
+	}
+	errs = append(errs, c.setDefaultZone(zh)...)
+	c.exclude = map[string]bool{}
+	for _, e := range zh.Exclude {
+		c.exclude[e.Value] = true
+	}
+	errs = append(errs, c.setLabel(zh)...)
+	switch zh.Suffix.Value {
+	case "", SuffixLastToken, SuffixZoneLetter, SuffixZone:
+	default:
+		errs = append(errs, filepos.Errorf(zh.Suffix.Pos, "unknown zoneHosts suffix %q: want %s (default), %s or %s",
+			zh.Suffix.Value, SuffixLastToken, SuffixZoneLetter, SuffixZone))
+		return c, errs.Err()
+	}
+	if c.strategy == Split {
+		errs = append(errs, c.suffixes(zh.Suffix.Value)...)
+	}
+	return c, errs.Err()
+}
+
+// addZones compiles the profile's zones and records every name, address and
+// hostname they hold: the hostnames are the ones template entries lose.
+func (c *config) addZones(zones []profiles.Zone) filepos.List {
 	var errs filepos.List
-	for i := range p.Zones {
-		z, zerrs := compileZone(&p.Zones[i])
+	for i := range zones {
+		z, zerrs := compileZone(&zones[i])
 		errs = append(errs, zerrs...)
 		c.zones = append(c.zones, z)
 		c.byName[z.name] = z
@@ -92,55 +128,44 @@ func compile(p *profiles.Profile) (*config, error) {
 			}
 		}
 	}
-	zh := p.ZoneHosts
-	if zh == nil {
-		return c, errs.Err()
-	}
-	c.strategy = zh.Strategy.Value
-	switch c.strategy {
+	return errs
+}
+
+// checkStrategy reports a missing or unknown zoneHosts strategy.
+func checkStrategy(zh *profiles.ZoneHosts) filepos.List {
+	switch zh.Strategy.Value {
 	case Split, Static, Off:
+		return nil
 	case "":
-		errs = append(errs, filepos.Errorf(zh.Pos, "zoneHosts needs a strategy: split, static or off"))
-	default:
-		errs = append(errs, filepos.Errorf(zh.Strategy.Pos, "unknown zoneHosts strategy %q: want split, static or off", c.strategy))
+		return filepos.List{filepos.Errorf(zh.Pos, "zoneHosts needs a strategy: split, static or off")}
 	}
-	if c.strategy == Off || c.strategy == "" {
-		c.strategy = Off
-		return c, errs.Err()
-	}
-	if len(c.zones) == 0 {
-		errs = append(errs, filepos.Errorf(zh.Pos, "zoneHosts strategy %s needs at least one zone under zones", c.strategy))
-	}
+	return filepos.List{filepos.Errorf(zh.Strategy.Pos, "unknown zoneHosts strategy %q: want split, static or off", zh.Strategy.Value)}
+}
+
+// setDefaultZone reads zoneHosts.zone, which static needs for every pod.
+func (c *config) setDefaultZone(zh *profiles.ZoneHosts) filepos.List {
 	if zh.Zone.Value != "" {
 		if c.zone = c.byName[zh.Zone.Value]; c.zone == nil && len(c.zones) > 0 {
-			errs = append(errs, filepos.Errorf(zh.Zone.Pos, "zone %q is not defined under zones (defined: %s)", zh.Zone.Value, c.names()))
+			return filepos.List{filepos.Errorf(zh.Zone.Pos, "zone %q is not defined under zones (defined: %s)", zh.Zone.Value, c.names())}
 		}
 	} else if c.strategy == Static {
-		errs = append(errs, filepos.Errorf(zh.Strategy.Pos, "strategy static needs zoneHosts.zone: the zone whose hostAliases every pod gets"))
+		return filepos.List{filepos.Errorf(zh.Strategy.Pos, "strategy static needs zoneHosts.zone: the zone whose hostAliases every pod gets")}
 	}
-	c.exclude = map[string]bool{}
-	for _, e := range zh.Exclude {
-		c.exclude[e.Value] = true
-	}
+	return nil
+}
+
+// setLabel reads zoneHosts.label, the label key the split copies carry.
+func (c *config) setLabel(zh *profiles.ZoneHosts) filepos.List {
 	c.label = DefaultLabel
-	if zh.Label.Value != "" {
-		c.label = zh.Label.Value
-		if msgs := validation.IsQualifiedName(c.label); len(msgs) > 0 {
-			errs = append(errs, filepos.Errorf(zh.Label.Pos, "zoneHosts.label %q is not a valid label key: %s", c.label,
-				reason(msgs, "an optional DNS subdomain and '/', then letters, digits, '-', '_' and '.', starting and ending with a letter or digit")))
-		}
+	if zh.Label.Value == "" {
+		return nil
 	}
-	switch zh.Suffix.Value {
-	case "", SuffixLastToken, SuffixZoneLetter, SuffixZone:
-	default:
-		errs = append(errs, filepos.Errorf(zh.Suffix.Pos, "unknown zoneHosts suffix %q: want %s (default), %s or %s",
-			zh.Suffix.Value, SuffixLastToken, SuffixZoneLetter, SuffixZone))
-		return c, errs.Err()
+	c.label = zh.Label.Value
+	if msgs := validation.IsQualifiedName(c.label); len(msgs) > 0 {
+		return filepos.List{filepos.Errorf(zh.Label.Pos, "zoneHosts.label %q is not a valid label key: %s", c.label,
+			reason(msgs, "an optional DNS subdomain and '/', then letters, digits, '-', '_' and '.', starting and ending with a letter or digit"))}
 	}
-	if c.strategy == Split {
-		errs = append(errs, c.suffixes(zh.Suffix.Value)...)
-	}
-	return c, errs.Err()
+	return nil
 }
 
 func compileZone(pz *profiles.Zone) (*zone, filepos.List) {

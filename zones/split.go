@@ -31,13 +31,7 @@ func (c *config) split(s *manifest.Set, o *manifest.Object) ([]*manifest.Object,
 	if err := named(o); err != nil {
 		errs = append(errs, err)
 	}
-	for _, z := range c.zones {
-		if !allows(pod, z.name) {
-			at, _ := manifest.KeyValue(manifest.Lookup(pod, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms")
-			errs = append(errs, filepos.Errorf(o.Pos(at), "%s %s may not run in zone %s, so its copy for that zone could never be scheduled: "+
-				"pin it to one zone, allow every zone of the profile, or list it under zoneHosts.exclude", o.Kind(), o.Name(), z.name))
-		}
-	}
+	errs = append(errs, c.unschedulable(o, pod)...)
 	replicas := manifest.Value(spec, "replicas")
 	counts, err := c.divide(s, o, replicas, "replicas", true)
 	if err != nil {
@@ -72,6 +66,20 @@ func (c *config) split(s *manifest.Set, o *manifest.Object) ([]*manifest.Object,
 		copies[i] = cp
 	}
 	return copies, errs.Err()
+}
+
+// unschedulable reports each zone o's pods may not run in: its copy there
+// could never start.
+func (c *config) unschedulable(o *manifest.Object, pod *yaml.Node) filepos.List {
+	var errs filepos.List
+	for _, z := range c.zones {
+		if !allows(pod, z.name) {
+			at, _ := manifest.KeyValue(manifest.Lookup(pod, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"), "nodeSelectorTerms")
+			errs = append(errs, filepos.Errorf(o.Pos(at), "%s %s may not run in zone %s, so its copy for that zone could never be scheduled: "+
+				"pin it to one zone, allow every zone of the profile, or list it under zoneHosts.exclude", o.Kind(), o.Name(), z.name))
+		}
+	}
+	return errs
 }
 
 func checkName(cp *manifest.Object, name string) *filepos.Error {

@@ -41,15 +41,49 @@ type splitResult struct {
 	copies []*manifest.Object // one per zone, in profile order
 }
 
+// applyRun is one Apply: the objects replaced by their per-zone copies and
+// the count of objects the set will hold, checked against its limit.
+type applyRun struct {
+	c        *config
+	s        *manifest.Set
+	splits   map[objKey]*splitResult
+	replaced map[*manifest.Object][]*manifest.Object
+	count    int
+	limit    int
+}
+
 func (st *Stage) Apply(s *manifest.Set) error {
 	c := st.c
 	if c.strategy == Off {
 		return nil
 	}
+	r := &applyRun{c: c, s: s, splits: map[objKey]*splitResult{}, replaced: map[*manifest.Object][]*manifest.Object{},
+		count: len(s.Objects), limit: s.Limits.OrDefault().Objects}
+	if err := r.workloads(); err != nil {
+		return err
+	}
+	if err := r.autoscalers(); err != nil {
+		return err
+	}
+	if len(r.replaced) == 0 {
+		return nil
+	}
+	return r.replace()
+}
+
+// grow accounts for o being replaced by one copy per zone; it fails before
+// the copies are made when the set would exceed its limit.
+func (r *applyRun) grow(o *manifest.Object) error {
+	if r.count += len(r.c.zones) - 1; r.count > r.limit {
+		return manifest.TooManyObjects(o.Pos(o.Node), r.limit)
+	}
+	return nil
+}
+
+// workloads gives each pod-owning object its zone's entries or splits it.
+func (r *applyRun) workloads() error {
+	c, s := r.c, r.s
 	var errs filepos.List
-	splits := map[objKey]*splitResult{}
-	replaced := map[*manifest.Object][]*manifest.Object{}
-	count, limit := len(s.Objects), s.Limits.OrDefault().Objects
 	for _, o := range s.Objects {
 		spec := workload.PodSpec(o)
 		if spec == nil || c.exclude[o.Name()] {
@@ -62,53 +96,60 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		case z != nil:
 			errs = filepos.Append(errs, c.setHostAliases(o, spec, z))
 		default:
-			if count += len(c.zones) - 1; count > limit { // checked before the copies are made
-				return manifest.TooManyObjects(o.Pos(o.Node), limit)
+			if err := r.grow(o); err != nil {
+				return err
 			}
 			copies, err := c.split(s, o)
 			if err != nil {
 				errs = filepos.Append(errs, err)
 				continue
 			}
-			replaced[o] = copies
-			splits[objKey{s.NamespaceOf(o), o.Kind(), o.Name()}] = &splitResult{group: o.Group(), copies: copies}
+			r.replaced[o] = copies
+			r.splits[objKey{s.NamespaceOf(o), o.Kind(), o.Name()}] = &splitResult{group: o.Group(), copies: copies}
 		}
 	}
-	if err := errs.Err(); err != nil {
-		return err
-	}
+	return errs.Err()
+}
+
+// autoscalers splits each HorizontalPodAutoscaler whose target was split,
+// and notes the other objects that name a split workload.
+func (r *applyRun) autoscalers() error {
+	c, s := r.c, r.s
+	var errs filepos.List
 	for _, o := range s.Objects {
-		if o.Kind() == "HorizontalPodAutoscaler" {
-			if w := c.target(s, o, splits); w != nil {
-				if count += len(c.zones) - 1; count > limit {
-					return manifest.TooManyObjects(o.Pos(o.Node), limit)
-				}
-				copies, err := c.splitHPA(s, o, w)
-				if err != nil {
-					errs = filepos.Append(errs, err)
-					continue
-				}
-				replaced[o] = copies
-			}
+		if o.Kind() != "HorizontalPodAutoscaler" {
+			c.noteOtherTargets(s, o, r.splits)
 			continue
 		}
-		c.noteOtherTargets(s, o, splits)
+		w := c.target(s, o, r.splits)
+		if w == nil {
+			continue
+		}
+		if err := r.grow(o); err != nil {
+			return err
+		}
+		copies, err := c.splitHPA(s, o, w)
+		if err != nil {
+			errs = filepos.Append(errs, err)
+			continue
+		}
+		r.replaced[o] = copies
 	}
-	if err := errs.Err(); err != nil {
-		return err
-	}
-	if len(replaced) == 0 {
-		return nil
-	}
-	out := make([]*manifest.Object, 0, len(s.Objects)+len(replaced)*len(c.zones))
+	return errs.Err()
+}
+
+// replace puts each replaced object's copies where it stood.
+func (r *applyRun) replace() error {
+	s := r.s
+	out := make([]*manifest.Object, 0, len(s.Objects)+len(r.replaced)*len(r.c.zones))
 	for _, o := range s.Objects {
-		if copies, ok := replaced[o]; ok {
+		if copies, ok := r.replaced[o]; ok {
 			out = append(out, copies...)
 			continue
 		}
 		out = append(out, o)
 	}
-	if err := collisions(s, out, replaced); err != nil {
+	if err := collisions(s, out, r.replaced); err != nil {
 		return err
 	}
 	s.Objects = out
