@@ -109,65 +109,25 @@ type Unit struct {
 
 // New loads the profile and templates and prepares the stages.
 func New(fsys FS, opts Options) (*Engine, error) {
-	if opts.Profile == "" {
-		return nil, fmt.Errorf("a profile is required (-p PROFILE)")
-	}
-	if len(opts.Paths) == 0 && opts.Templates == nil {
-		//lint:ignore ST1005 "PATH..." is the usage it shows, not punctuation; goldens print it
-		return nil, fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
-	}
-	if err := checkStdin(opts); err != nil {
+	if err := checkOptions(opts); err != nil {
 		return nil, err
 	}
 	root, err := DefaultRoot(fsys, opts.Root)
 	if err != nil {
 		return nil, err
 	}
-	// Paths on the command line are the caller's, but not a link committed
-	// in the repository that leads out of it.
-	if err := root.CheckGiven("profile", opts.Profile); err != nil {
+	if err := checkGivenPaths(root, opts); err != nil {
 		return nil, err
 	}
-	for _, path := range opts.Paths {
-		if path == StdinPath && opts.Stdin != nil {
-			continue
-		}
-		if err := root.CheckGiven("template", path); err != nil {
-			return nil, err
-		}
-	}
-	p, err := profiles.LoadGuarded(opts.Profile, readLimited(fsys, manifest.DefaultLimits().FileBytes), root.Check)
+	p, set, units, err := loadProfile(fsys, root, opts)
 	if err != nil {
 		return nil, err
-	}
-	set, err := parseSet(opts.Set)
-	if err != nil {
-		return nil, err
-	}
-	if set, err = addSecrets(set, opts.Secrets); err != nil {
-		return nil, err
-	}
-	units, err := selectUnits(p, opts.Tenants, set)
-	if err != nil {
-		return nil, err
-	}
-	units = opts.Shard.Of(units)
-	var fragments []string
-	for _, in := range p.Inject {
-		fragments = append(fragments, in.FragmentPath)
 	}
 	lim := p.Limits.OrDefault().Budget()
-	p.Limits = lim         // fragments count against the same inputNodes
-	tpls := opts.Templates // krender fn's items, parsed by the caller
-	if tpls == nil {
-		var seen func(int)
-		if opts.LimitMemory {
-			read := 0
-			seen = func(n int) { read += n; debug.SetMemoryLimit(parseMemoryLimit(read)) }
-		}
-		if tpls, err = loadTemplates(fsys, root, lim, opts.Paths, opts.Stdin, seen, fragments...); err != nil {
-			return nil, err
-		}
+	p.Limits = lim // fragments count against the same inputNodes
+	tpls, err := templatesFor(fsys, root, p, opts)
+	if err != nil {
+		return nil, err
 	}
 	if err := objectsBefore(p, lim, units, tpls); err != nil {
 		return nil, err
@@ -179,40 +139,131 @@ func New(fsys FS, opts Options) (*Engine, error) {
 		tpls = slices.Clone(tpls) // the last unit releases them from this slice, not the caller's
 	}
 	e := &Engine{Profile: p, Templates: tpls, Units: units, namespace: opts.Namespace, limits: lim, secret: secretNames(tpls), once: opts.Once}
-	for _, t := range tpls {
+	e.countTemplateNodes()
+	e.setDefaults()
+	if err := e.prepareStages(fsys, root, opts); err != nil {
+		return nil, err
+	}
+	if opts.LimitMemory {
+		debug.SetMemoryLimit(e.memoryLimit())
+	}
+	return e, nil
+}
+
+// checkOptions rejects a call that names no profile or no templates before
+// anything is read.
+func checkOptions(opts Options) error {
+	if opts.Profile == "" {
+		return fmt.Errorf("a profile is required (-p PROFILE)")
+	}
+	if len(opts.Paths) == 0 && opts.Templates == nil {
+		//lint:ignore ST1005 "PATH..." is the usage it shows, not punctuation; goldens print it
+		return fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
+	}
+	return checkStdin(opts)
+}
+
+// checkGivenPaths: paths on the command line are the caller's, but not a
+// link committed in the repository that leads out of it.
+func checkGivenPaths(root *loadroot.Root, opts Options) error {
+	if err := root.CheckGiven("profile", opts.Profile); err != nil {
+		return err
+	}
+	for _, path := range opts.Paths {
+		if path == StdinPath && opts.Stdin != nil {
+			continue
+		}
+		if err := root.CheckGiven("template", path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadProfile reads the profile, the --set overrides with the CI secrets
+// added, and the units this run (and shard) renders.
+func loadProfile(fsys FS, root *loadroot.Root, opts Options) (*profiles.Profile, profiles.Vars, []Unit, error) {
+	p, err := profiles.LoadGuarded(opts.Profile, readLimited(fsys, manifest.DefaultLimits().FileBytes), root.Check)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	set, err := parseSet(opts.Set)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if set, err = addSecrets(set, opts.Secrets); err != nil {
+		return nil, nil, nil, err
+	}
+	units, err := selectUnits(p, opts.Tenants, set)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, set, opts.Shard.Of(units), nil
+}
+
+// templatesFor is the caller's parsed templates (krender fn's items), else
+// the templates and the profile's fragments read from fsys; with
+// LimitMemory the memory limit follows what has been read.
+func templatesFor(fsys FS, root *loadroot.Root, p *profiles.Profile, opts Options) ([]*manifest.Object, error) {
+	if opts.Templates != nil {
+		return opts.Templates, nil
+	}
+	var fragments []string
+	for _, in := range p.Inject {
+		fragments = append(fragments, in.FragmentPath)
+	}
+	var seen func(int)
+	if opts.LimitMemory {
+		read := 0
+		seen = func(n int) { read += n; debug.SetMemoryLimit(parseMemoryLimit(read)) }
+	}
+	return loadTemplates(fsys, root, p.Limits, opts.Paths, opts.Stdin, seen, fragments...)
+}
+
+// countTemplateNodes records the templates' size, which the memory limit
+// and the per-object budget are reckoned from.
+func (e *Engine) countTemplateNodes() {
+	for _, t := range e.Templates {
 		n := 0
 		manifest.Walk(t.Node, func(*yaml.Node) { n++ })
 		e.templateNodes += n
 		e.largestObject = max(e.largestObject, n)
 	}
+}
+
+// setDefaults fills the namespace (--namespace, the profile's, else
+// "default") and the rules the profile disables.
+func (e *Engine) setDefaults() {
 	if e.namespace == "" {
-		e.namespace = p.Namespace.Value
+		e.namespace = e.Profile.Namespace.Value
 	}
 	e.disabled = map[string]bool{}
-	for _, d := range p.Check.Disable {
+	for _, d := range e.Profile.Check.Disable {
 		e.disabled[d.Value] = true
 	}
 	if e.namespace == "" {
 		e.namespace = "default"
 	}
+}
+
+// prepareStages builds the linter (when checking), the namespace and
+// substitution stages and the stage list.
+func (e *Engine) prepareStages(fsys FS, root *loadroot.Root, opts Options) error {
+	p := e.Profile
 	var check Stage
 	if opts.Check != nil {
+		var err error
 		if check, err = opts.Check(p); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	ns := namespace.Stage{Namespace: opts.Namespace, Notes: check != nil}
-	if ns.Namespace != "" {
-		err = namespace.Check(ns.Namespace, filepos.Pos{File: "--namespace"})
-	} else if ns.Namespace = p.Namespace.Value; ns.Namespace != "" {
-		err = namespace.Check(ns.Namespace, p.Namespace.Pos)
-	}
+	ns, err := namespaceStage(p, opts.Namespace, check)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	crds, err := loadCRDs(fsys, root, p, opts.CRDs)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ns.Teller = namespace.CRDTeller(crds)
 	if t, ok := check.(interface {
@@ -220,7 +271,7 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	}); ok {
 		ns.Teller = t.Scope
 	}
-	e.subst = subst.New(p, check != nil, tpls)
+	e.subst = subst.New(p, check != nil, e.Templates)
 	e.subst.AddCRDs(crds)
 	if opts.Strict {
 		e.subst.Strict = true
@@ -229,13 +280,21 @@ func New(fsys FS, opts Options) (*Engine, error) {
 	if opts.Redact {
 		redacted = redact.Stage{Values: SecretValues(opts.Secrets)}
 	}
-	if e.stages, err = buildStages(fsys, p, e.subst, ns, check, redacted); err != nil {
-		return nil, err
+	e.stages, err = buildStages(fsys, p, e.subst, ns, check, redacted)
+	return err
+}
+
+// namespaceStage checks the namespace given on the command line, else the
+// profile's, where it was written.
+func namespaceStage(p *profiles.Profile, given string, check Stage) (namespace.Stage, error) {
+	ns := namespace.Stage{Namespace: given, Notes: check != nil}
+	var err error
+	if ns.Namespace != "" {
+		err = namespace.Check(ns.Namespace, filepos.Pos{File: "--namespace"})
+	} else if ns.Namespace = p.Namespace.Value; ns.Namespace != "" {
+		err = namespace.Check(ns.Namespace, p.Namespace.Pos)
 	}
-	if opts.LimitMemory {
-		debug.SetMemoryLimit(e.memoryLimit())
-	}
-	return e, nil
+	return ns, err
 }
 
 // loadCRDs reads the profile's check.crds and --crds, as check's linter
