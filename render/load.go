@@ -63,14 +63,14 @@ func loadTemplates(fsys FS, root *loadroot.Root, lim manifest.Limits, paths []st
 // loadFiles reads paths; StdinPath means stdin when stdin is not nil (only
 // templates can come from there), and is an ordinary file name otherwise.
 func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
-	maxBytes := lim.OrDefault().FileBytes
-	read := readLimited(fsys, maxBytes)
-	var objs []*manifest.Object
-	var errs filepos.List
+	l := &fileLoader{lim: lim, what: what, stdin: stdin, seen: seen, maxBytes: lim.OrDefault().FileBytes}
+	l.read = readLimited(fsys, l.maxBytes)
 	skipped := map[string]bool{}
 	for _, f := range skip {
 		skipped[sameFile(f)] = true
 	}
+	var objs []*manifest.Object
+	var errs filepos.List
 	for _, p := range paths {
 		files, walked, err := []string{p}, false, error(nil)
 		if p != StdinPath || stdin == nil {
@@ -80,36 +80,8 @@ func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, p
 			return nil, err
 		}
 		for _, f := range files {
-			name, text := f, []byte(nil)
-			if f == StdinPath && stdin != nil {
-				// up to one byte past the limit, as readLimited does
-				name = StdinName
-				text, err = io.ReadAll(io.LimitReader(stdin, int64(maxBytes)+1))
-			} else {
-				text, err = read(f)
-			}
-			if err != nil {
-				errs = append(errs, filepos.Errorf(filepos.Pos{File: name}, "cannot read %s: %v", what, filepos.FileError(err)))
-				continue
-			}
-			if seen != nil {
-				seen(len(text))
-			}
-			src := manifest.NewSource(name, text)
-			src.Limits = lim
-			o, err := manifest.Parse(src)
-			if err != nil {
-				errs = filepos.Append(errs, err)
-				continue
-			}
-			if walked && !anyObject(o) {
-				continue // a fragment or other partial YAML beside the templates
-			}
-			for _, x := range o {
-				if x.Kind() == "" || x.APIVersion() == "" {
-					errs = append(errs, filepos.Errorf(x.Pos(x.Node), "not a Kubernetes object: apiVersion and kind are required"))
-				}
-			}
+			o, err := l.load(f, walked)
+			errs = filepos.Append(errs, err)
 			objs = append(objs, o...)
 		}
 	}
@@ -117,6 +89,55 @@ func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, p
 		return nil, err
 	}
 	return objs, nil
+}
+
+// fileLoader reads and parses one file at a time within the run's limits.
+type fileLoader struct {
+	lim      manifest.Limits
+	what     string
+	stdin    io.Reader
+	seen     func(int)
+	maxBytes int
+	read     func(string) ([]byte, error)
+}
+
+// load parses the objects of file f; walked files that hold no object
+// (fragments and other partial YAML beside the templates) give none.
+func (l *fileLoader) load(f string, walked bool) ([]*manifest.Object, error) {
+	name, text, err := l.text(f)
+	if err != nil {
+		return nil, filepos.Errorf(filepos.Pos{File: name}, "cannot read %s: %v", l.what, filepos.FileError(err))
+	}
+	if l.seen != nil {
+		l.seen(len(text))
+	}
+	src := manifest.NewSource(name, text)
+	src.Limits = l.lim
+	o, err := manifest.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	if walked && !anyObject(o) {
+		return nil, nil
+	}
+	var errs filepos.List
+	for _, x := range o {
+		if x.Kind() == "" || x.APIVersion() == "" {
+			errs = append(errs, filepos.Errorf(x.Pos(x.Node), "not a Kubernetes object: apiVersion and kind are required"))
+		}
+	}
+	return o, errs.Err()
+}
+
+// text is the name f is reported under and its bytes.
+func (l *fileLoader) text(f string) (string, []byte, error) {
+	if f == StdinPath && l.stdin != nil {
+		// up to one byte past the limit, as readLimited does
+		text, err := io.ReadAll(io.LimitReader(l.stdin, int64(l.maxBytes)+1))
+		return StdinName, text, err
+	}
+	text, err := l.read(f)
+	return f, text, err
 }
 
 // sameFile is a key under which two spellings of one path compare equal.
