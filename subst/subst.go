@@ -176,21 +176,8 @@ func missingMessage(name string, decl filepos.Pos) string {
 
 // scalar substitutes one scalar and returns its references.
 func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manifest.Ref {
-	reader, runtime := "", ""
-	if place := env.shell[n]; place != "" {
-		reader, runtime = Program, string(place)
-	} else {
-		reader = env.reader.of(p, key)
-	}
-	var refs []shellformat.Ref
-	if reader == Kubernetes || reader == Unknown {
-		refs = shellformat.ScanDefaults(n.Value)
-	} else {
-		refs = shellformat.Scan(n.Value)
-		if reader == Program {
-			refs = withShellDefaults(n.Value, refs)
-		}
-	}
+	reader, runtime := env.readerOf(n, key, p)
+	refs := scanRefs(reader, n.Value)
 	if len(refs) == 0 {
 		return nil
 	}
@@ -210,8 +197,7 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 	replace := make([]bool, len(refs))
 	values := make([]string, len(refs))
 	for i, r := range refs {
-		v, def := env.vars[r.Name]
-		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Defined: def, Reader: reader, Runtime: runtime,
+		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Reader: reader, Runtime: runtime,
 			Field: p.String(), Op: r.Op, Word: r.Word, Node: n}
 		if reader == Program || reader == Unknown {
 			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
@@ -219,28 +205,66 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 				ref.Reader, ref.Runtime = Program, ref.Evidence
 			}
 		}
-		_, missing := env.missing[r.Name]
-		switch {
-		case env.off != "":
-			ref.Kept = env.off
-		case env.kept[r.Name]:
-			ref.Kept = manifest.DirectivePrefix + RuntimeVarsDirective
-		case reader == Nobody:
-			ref.Kept = "a CRD's schema: documentation"
-		case ref.Reader == Program && r.HasDefault():
-			ref.Kept = "a default form: the shell evaluates it"
-		case missing:
-			ref.Verdict, ref.Problem = manifest.Wrong, missingMessage(r.Name, env.missing[r.Name])
-		case def:
-			replace[i], values[i] = true, r.Resolve(v, true)
-		case r.HasDefault() && ref.Reader == Kubernetes:
-			replace[i], values[i], ref.Applied = true, r.Word, true
-		}
+		values[i], replace[i] = env.decide(&ref, r)
 		out[i] = ref
 	}
 	if env.off != "" {
 		return out
 	}
+	replaceRefs(n, refs, values, replace, key)
+	return out
+}
+
+// readerOf is who reads n: the program running a shell script, or the
+// reader of the field at p.
+func (env *scalarEnv) readerOf(n *yaml.Node, key bool, p path) (reader, runtime string) {
+	if place := env.shell[n]; place != "" {
+		return Program, string(place)
+	}
+	return env.reader.of(p, key), ""
+}
+
+// scanRefs finds the references in v its reader would see: Kubernetes (and
+// an unknown reader) may hold default forms; a program's scripts keep them.
+func scanRefs(reader, v string) []shellformat.Ref {
+	if reader == Kubernetes || reader == Unknown {
+		return shellformat.ScanDefaults(v)
+	}
+	refs := shellformat.Scan(v)
+	if reader == Program {
+		refs = withShellDefaults(v, refs)
+	}
+	return refs
+}
+
+// decide records on ref why it is kept, wrong or substituted, and returns
+// the value it is replaced by and whether it is replaced.
+func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool) {
+	v, def := env.vars[r.Name]
+	ref.Defined = def
+	_, missing := env.missing[r.Name]
+	switch {
+	case env.off != "":
+		ref.Kept = env.off
+	case env.kept[r.Name]:
+		ref.Kept = manifest.DirectivePrefix + RuntimeVarsDirective
+	case ref.Reader == Nobody:
+		ref.Kept = "a CRD's schema: documentation"
+	case ref.Reader == Program && r.HasDefault():
+		ref.Kept = "a default form: the shell evaluates it"
+	case missing:
+		ref.Verdict, ref.Problem = manifest.Wrong, missingMessage(r.Name, env.missing[r.Name])
+	case def:
+		return r.Resolve(v, true), true
+	case r.HasDefault() && ref.Reader == Kubernetes:
+		ref.Applied = true
+		return r.Word, true
+	}
+	return "", false
+}
+
+// replaceRefs writes the substituted value into n when it changed.
+func replaceRefs(n *yaml.Node, refs []shellformat.Ref, values []string, replace []bool, key bool) {
 	k := 0
 	value := shellformat.Replace(n.Value, refs, func(shellformat.Ref) (string, bool) {
 		i := k
@@ -251,7 +275,6 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 		whole := len(refs) == 1 && refs[0].Start == 0 && refs[0].End == len(n.Value)
 		setScalar(n, value, whole, key)
 	}
-	return out
 }
 
 // withShellDefaults adds, to a script's references, the default forms
@@ -336,16 +359,16 @@ func readAsString(v string) bool { return manifest.ReadsAsString(v) }
 // Everything else an unknown reader holds is a warning when the name has an
 // upper-case letter, and nothing at all otherwise.
 func judge(o *manifest.Object, refs []manifest.Ref, defined []string, silenced string) {
-	defer func() {
-		if silenced == "" {
-			return
-		}
-		for i := range refs {
-			if refs[i].Verdict != manifest.Fine {
-				refs[i].Verdict, refs[i].Problem, refs[i].Kept = manifest.Fine, "", silenced
-			}
-		}
-	}()
+	if template := judgeEach(refs, defined); template != "" {
+		markTemplate(refs, defined, template)
+	}
+	silence(refs, silenced)
+}
+
+// judgeEach gives each undefined reference its own verdict (rules 1, 2 and
+// the warnings), and returns the first reference Kubernetes reads that
+// makes o a deploy-time template, or "".
+func judgeEach(refs []manifest.Ref, defined []string) string {
 	template := ""
 	for i := range refs {
 		r := &refs[i]
@@ -368,13 +391,29 @@ func judge(o *manifest.Object, refs []manifest.Ref, defined []string, silenced s
 			r.Verdict, r.Problem = manifest.TypoWarning, fmt.Sprintf("%s is kept for the program that reads it (%s), but it looks like the profile's %s misspelt", r.Text, r.Runtime, typo)
 		}
 	}
-	if template == "" {
-		return
-	}
+	return template
+}
+
+// markTemplate applies rule 3: in a deploy-time template, the questioned
+// names without evidence of a program are errors too.
+func markTemplate(refs []manifest.Ref, defined []string, template string) {
 	for i := range refs {
 		if r := &refs[i]; r.Verdict == manifest.Questioned && r.Evidence == "" {
 			r.Verdict = manifest.Wrong
 			r.Problem = UndefinedMessage(*r, defined) + "; this object is a deploy-time template (" + template + ")"
+		}
+	}
+}
+
+// silence clears every verdict when the rule is off for the object, saying
+// what turned it off.
+func silence(refs []manifest.Ref, silenced string) {
+	if silenced == "" {
+		return
+	}
+	for i := range refs {
+		if refs[i].Verdict != manifest.Fine {
+			refs[i].Verdict, refs[i].Problem, refs[i].Kept = manifest.Fine, "", silenced
 		}
 	}
 }
