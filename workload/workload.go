@@ -151,16 +151,8 @@ const (
 func ShellScalars(o *manifest.Object, extra ...Place) map[*yaml.Node]ShellKind {
 	m := &marker{root: o.Node, out: map[*yaml.Node]ShellKind{}}
 	kind, group := o.Kind(), o.Group()
-	for _, p := range extra {
-		if p.matches(kind, group) {
-			m.markPath(o.Node, p.Keys, p.Label)
-		}
-	}
-	for _, p := range builtinByKind[kind] {
-		if p.matches(kind, group) {
-			m.markPath(o.Node, p.Keys, p.Label)
-		}
-	}
+	m.markPlaces(o.Node, kind, group, extra)
+	m.markPlaces(o.Node, kind, group, builtinByKind[kind])
 	if ann := manifest.Lookup(o.Node, "metadata", "annotations"); ann != nil && ann.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(ann.Content); i += 2 {
 			if strings.HasPrefix(ann.Content[i].Value, NginxAnnotationPrefix) {
@@ -169,39 +161,58 @@ func ShellScalars(o *manifest.Object, extra ...Place) map[*yaml.Node]ShellKind {
 		}
 	}
 	manifest.Walk(o.Node, func(n *yaml.Node) {
-		if n.Kind != yaml.MappingNode {
-			return
-		}
-		if isConfigObject(n, n == o.Node) {
-			for _, key := range []string{"data", "stringData", "binaryData"} {
-				if d := manifest.Value(n, key); d != nil && d.Kind == yaml.MappingNode {
-					for i := 1; i < len(d.Content); i += 2 {
-						m.mark(d.Content[i], ConfigData)
-					}
-				}
-			}
-		}
-		if img := manifest.Value(n, "image"); img != nil && img.Kind == yaml.ScalarNode {
-			markCommand(m, n)
-		}
-		// A container with no image is one still: a patch, an operator's
-		// pod template that the operator completes.
-		for _, key := range ContainerLists {
-			if l := manifest.Value(n, key); l != nil && l.Kind == yaml.SequenceNode {
-				for _, c := range l.Content {
-					if c.Kind == yaml.MappingNode {
-						markCommand(m, c)
-					}
-				}
-			}
-		}
-		if ex := manifest.Value(n, "exec"); ex != nil && ex.Kind == yaml.MappingNode {
-			if v := manifest.Value(ex, "command"); v != nil {
-				m.mark(v, ExecCommand)
-			}
+		if n.Kind == yaml.MappingNode {
+			m.markShapes(n, n == o.Node)
 		}
 	})
 	return m.out
+}
+
+// markPlaces marks the places that apply to an object of this kind and group.
+func (m *marker) markPlaces(root *yaml.Node, kind, group string, places []Place) {
+	for _, p := range places {
+		if p.matches(kind, group) {
+			m.markPath(root, p.Keys, p.Label)
+		}
+	}
+}
+
+// markShapes marks what the mapping n holds for a program by its shape:
+// ConfigMap/Secret data, container commands and exec hooks.
+func (m *marker) markShapes(n *yaml.Node, root bool) {
+	if isConfigObject(n, root) {
+		m.markConfigData(n)
+	}
+	if img := manifest.Value(n, "image"); img != nil && img.Kind == yaml.ScalarNode {
+		markCommand(m, n)
+	}
+	// A container with no image is one still: a patch, an operator's
+	// pod template that the operator completes.
+	for _, key := range ContainerLists {
+		if l := manifest.Value(n, key); l != nil && l.Kind == yaml.SequenceNode {
+			for _, c := range l.Content {
+				if c.Kind == yaml.MappingNode {
+					markCommand(m, c)
+				}
+			}
+		}
+	}
+	if ex := manifest.Value(n, "exec"); ex != nil && ex.Kind == yaml.MappingNode {
+		if v := manifest.Value(ex, "command"); v != nil {
+			m.mark(v, ExecCommand)
+		}
+	}
+}
+
+// markConfigData marks every value of a ConfigMap's or Secret's data.
+func (m *marker) markConfigData(n *yaml.Node) {
+	for _, key := range []string{"data", "stringData", "binaryData"} {
+		if d := manifest.Value(n, key); d != nil && d.Kind == yaml.MappingNode {
+			for i := 1; i < len(d.Content); i += 2 {
+				m.mark(d.Content[i], ConfigData)
+			}
+		}
+	}
 }
 
 // markCommand marks a container's command and args.
