@@ -170,7 +170,35 @@ func within(p, dir string) bool {
 // checkOwned refuses a DIR that holds anything its marker does not list:
 // an empty DIR, or one holding only files krender wrote, may be replaced.
 func checkOwned(fsys afero.Fs, dir string) error {
-	var entries []string // slash-separated, relative to dir, lexical order
+	entries, modes, err := listDir(fsys, dir)
+	if err != nil || len(entries) == 0 {
+		return err
+	}
+	if err := checkMarked(dir, entries, modes); err != nil {
+		return err
+	}
+	owned, err := readMarker(fsys, dir)
+	if err != nil {
+		return err
+	}
+	var stray []string
+	for _, e := range entries {
+		if e == Marker || owned[e] && modes[e].IsRegular() || modes[e].IsDir() && owned[e+"/"] {
+			continue
+		}
+		stray = append(stray, e)
+	}
+	if len(stray) > 0 {
+		return dirError(dir, "the output directory holds %s, which krender did not write (%s does not list it); krender replaces DIR whole and would delete %s: "+
+			"move it away, or give a directory of its own", describe(stray, modes), path.Join(filepath.ToSlash(dir), Marker), them(stray))
+	}
+	return nil
+}
+
+// listDir is everything under dir, slash-separated, relative to dir, in
+// lexical order, with each entry's mode.
+func listDir(fsys afero.Fs, dir string) ([]string, map[string]fs.FileMode, error) {
+	var entries []string
 	modes := map[string]fs.FileMode{}
 	err := afero.Walk(fsys, dir, func(p string, info fs.FileInfo, err error) error {
 		if err != nil {
@@ -183,9 +211,12 @@ func checkOwned(fsys afero.Fs, dir string) error {
 		}
 		return nil
 	})
-	if err != nil || len(entries) == 0 {
-		return err
-	}
+	return entries, modes, err
+}
+
+// checkMarked refuses a non-empty DIR that is not krender's by its marker:
+// one holding a Git repository, another render's output, or no marker file.
+func checkMarked(dir string, entries []string, modes map[string]fs.FileMode) error {
 	for _, e := range entries {
 		if path.Base(e) == ".git" {
 			return dirError(dir, "the output directory holds %s, a Git repository's data, which krender did not write; krender replaces DIR whole and would delete it: give a directory of its own", e)
@@ -204,21 +235,6 @@ func checkOwned(fsys afero.Fs, dir string) error {
 	}
 	if !mode.IsRegular() {
 		return dirError(dir, "the output directory's %s is not a file krender wrote: give a new or empty directory", Marker)
-	}
-	owned, err := readMarker(fsys, dir)
-	if err != nil {
-		return err
-	}
-	var stray []string
-	for _, e := range entries {
-		if e == Marker || owned[e] && modes[e].IsRegular() || modes[e].IsDir() && owned[e+"/"] {
-			continue
-		}
-		stray = append(stray, e)
-	}
-	if len(stray) > 0 {
-		return dirError(dir, "the output directory holds %s, which krender did not write (%s does not list it); krender replaces DIR whole and would delete %s: "+
-			"move it away, or give a directory of its own", describe(stray, modes), path.Join(filepath.ToSlash(dir), Marker), them(stray))
 	}
 	return nil
 }
