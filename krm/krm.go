@@ -192,18 +192,38 @@ var configKeys = []string{"profile", "tenant", "set"}
 // "functionConfig spec.tennant: " (the field they are about).
 func readConfig(src *manifest.Source, list *yaml.Node) (*yaml.Node, Config, error) {
 	var cfg Config
-	fc := manifest.Value(list, "functionConfig")
 	at := func(n *yaml.Node) filepos.Pos { return filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column} }
+	fc, spec, err := configSpec(at, list)
+	if err != nil {
+		return nil, cfg, err
+	}
+	if err := readSpec(at, spec, &cfg).Err(); err != nil {
+		return nil, cfg, err
+	}
+	if cfg.Profile == "" {
+		return nil, cfg, filepos.Errorf(at(spec), "profile is required (a path from the directory the function runs in)")
+	}
+	return fc, cfg, nil
+}
+
+// configSpec is functionConfig and its spec, once it is known to be krender's.
+func configSpec(at func(*yaml.Node) filepos.Pos, list *yaml.Node) (fc, spec *yaml.Node, err error) {
+	fc = manifest.Value(list, "functionConfig")
 	if fc == nil || fc.Kind != yaml.MappingNode {
-		return nil, cfg, filepos.Errorf(at(list), "functionConfig is missing: want apiVersion: %s, kind: %s, spec.profile", ConfigAPIVersion, ConfigKind)
+		return nil, nil, filepos.Errorf(at(list), "functionConfig is missing: want apiVersion: %s, kind: %s, spec.profile", ConfigAPIVersion, ConfigKind)
 	}
 	if v, k := manifest.ScalarAt(fc, "apiVersion"), manifest.ScalarAt(fc, "kind"); v != ConfigAPIVersion || k != ConfigKind {
-		return nil, cfg, filepos.Errorf(at(fc), "apiVersion %s, kind %s is not krender's: want apiVersion: %s, kind: %s", v, k, ConfigAPIVersion, ConfigKind)
+		return nil, nil, filepos.Errorf(at(fc), "apiVersion %s, kind %s is not krender's: want apiVersion: %s, kind: %s", v, k, ConfigAPIVersion, ConfigKind)
 	}
-	spec := manifest.Value(fc, "spec")
+	spec = manifest.Value(fc, "spec")
 	if spec == nil || spec.Kind != yaml.MappingNode {
-		return nil, cfg, filepos.Errorf(at(fc), "spec.profile is required (a path from the directory the function runs in)")
+		return nil, nil, filepos.Errorf(at(fc), "spec.profile is required (a path from the directory the function runs in)")
 	}
+	return fc, spec, nil
+}
+
+// readSpec fills cfg from spec's keys and reports every key it cannot use.
+func readSpec(at func(*yaml.Node) filepos.Pos, spec *yaml.Node, cfg *Config) filepos.List {
 	var errs filepos.List
 	str := func(k, v *yaml.Node) string {
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
@@ -226,26 +246,29 @@ func readConfig(src *manifest.Source, list *yaml.Node) (*yaml.Node, Config, erro
 				errs = append(errs, filepos.Errorf(at(v), "want a mapping of NAME: VALUE"))
 				continue
 			}
-			cfg.Set = map[string]string{}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				if name, val := v.Content[j], v.Content[j+1]; val.Kind != yaml.ScalarNode {
-					errs = append(errs, filepos.Errorf(at(val), "want a string value for %s", name.Value))
-				} else {
-					cfg.Set[name.Value] = val.Value
-				}
-			}
+			var serrs filepos.List
+			cfg.Set, serrs = readSet(at, v)
+			errs = append(errs, serrs...)
 		default:
 			msg := "unknown key" + suggest.Hint(k.Value, configKeys)
 			errs = append(errs, filepos.Errorf(at(k), "%s; spec takes %s", msg, strings.Join(configKeys, ", ")))
 		}
 	}
-	if err := errs.Err(); err != nil {
-		return nil, cfg, err
+	return errs
+}
+
+// readSet reads spec.set, whose values must be strings.
+func readSet(at func(*yaml.Node) filepos.Pos, v *yaml.Node) (map[string]string, filepos.List) {
+	var errs filepos.List
+	set := map[string]string{}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		if name, val := v.Content[j], v.Content[j+1]; val.Kind != yaml.ScalarNode {
+			errs = append(errs, filepos.Errorf(at(val), "want a string value for %s", name.Value))
+		} else {
+			set[name.Value] = val.Value
+		}
 	}
-	if cfg.Profile == "" {
-		return nil, cfg, filepos.Errorf(at(spec), "profile is required (a path from the directory the function runs in)")
-	}
-	return fc, cfg, nil
+	return set, errs
 }
 
 func readItems(src *manifest.Source, list *yaml.Node) ([]*manifest.Object, error) {
