@@ -311,6 +311,13 @@ func (l *locator) inFile(e *entry, path fieldPath, at *yaml.Node, p filepos.Pos)
 	if at == nil || at.Kind != yaml.ScalarNode || n.Kind != yaml.ScalarNode || at.Line == p.Line && at.Column == p.Col {
 		return pos
 	}
+	return l.sameOccurrence(src, n, at, p, pos)
+}
+
+// sameOccurrence is the position in the file's scalar n of the token p
+// points at inside the ResourceList's scalar at, counting earlier
+// occurrences of it; pos when it cannot be found.
+func (l *locator) sameOccurrence(src *manifest.Source, n, at *yaml.Node, p, pos filepos.Pos) filepos.Pos {
 	from, off := l.src.Offset(at.Line, at.Column), l.src.Offset(p.Line, p.Col)
 	if from < 0 || off < from {
 		return pos
