@@ -62,6 +62,24 @@ func loadFragment(read func(string) ([]byte, error), in profiles.Inject, lim man
 // included; comments are prose and left as written) with its checked value.
 // It works on parsed scalars, so no value can change the YAML structure.
 func fillPlaceholders(src *manifest.Source, node *yaml.Node, in profiles.Inject) error {
+	f := &filler{src: src, in: in, used: map[string]bool{}}
+	f.texts, f.errs = checkedTexts(in)
+	manifest.WalkScalars(node, f.scalar)
+	return append(f.errs, unusedValues(src, in, f.used)...).Err()
+}
+
+// filler fills the placeholders of one fragment, noting the names it used
+// and the placeholders that have no value.
+type filler struct {
+	src   *manifest.Source
+	in    profiles.Inject
+	texts map[string]string // checked values by name
+	used  map[string]bool
+	errs  filepos.List
+}
+
+// checkedTexts is each well-named value's checked text.
+func checkedTexts(in profiles.Inject) (map[string]string, filepos.List) {
 	var errs filepos.List
 	texts := map[string]string{}
 	for name, iv := range in.Values {
@@ -76,53 +94,61 @@ func fillPlaceholders(src *manifest.Source, node *yaml.Node, in profiles.Inject)
 		}
 		texts[name] = t
 	}
-	used := map[string]bool{}
-	manifest.WalkScalars(node, func(n *yaml.Node, key bool) {
-		locs := placeholder.FindAllStringSubmatchIndex(n.Value, -1)
-		if len(locs) == 0 {
-			return
+	return texts, errs
+}
+
+// scalar replaces the placeholders in one scalar.
+func (f *filler) scalar(n *yaml.Node, key bool) {
+	locs := placeholder.FindAllStringSubmatchIndex(n.Value, -1)
+	if len(locs) == 0 {
+		return
+	}
+	found := make([]string, len(locs))
+	for i, l := range locs {
+		found[i] = n.Value[l[0]:l[1]]
+	}
+	pos := f.src.TextPositions(n, found)
+	var b strings.Builder
+	last := 0
+	for i, l := range locs {
+		name := n.Value[l[2]:l[3]]
+		f.used[name] = true
+		t, ok := f.texts[name]
+		if _, declared := f.in.Values[name]; !declared {
+			f.errs = append(f.errs, filepos.Errorf(pos[i], "placeholder __%s__ has no value: add it under values of inject %s (%s)",
+				name, f.in.Name.Value, f.in.Pos))
 		}
-		found := make([]string, len(locs))
-		for i, l := range locs {
-			found[i] = n.Value[l[0]:l[1]]
+		if !ok {
+			t = n.Value[l[0]:l[1]] // reported above or at the value
 		}
-		pos := src.TextPositions(n, found)
-		var b strings.Builder
-		last := 0
-		for i, l := range locs {
-			name := n.Value[l[2]:l[3]]
-			used[name] = true
-			t, ok := texts[name]
-			if _, declared := in.Values[name]; !declared {
-				errs = append(errs, filepos.Errorf(pos[i], "placeholder __%s__ has no value: add it under values of inject %s (%s)",
-					name, in.Name.Value, in.Pos))
-			}
-			if !ok {
-				t = n.Value[l[0]:l[1]] // reported above or at the value
-			}
-			b.WriteString(n.Value[last:l[0]])
-			b.WriteString(t)
-			last = l[1]
-		}
-		b.WriteString(n.Value[last:])
-		whole := len(locs) == 1 && locs[0][0] == 0 && locs[0][1] == len(n.Value)
-		n.Value = b.String()
-		if whole && !key && n.Style == 0 {
-			n.Tag = manifest.PlainTag(n.Value) // `port: __PORT__` is a number, as it is after sed
-		}
-	})
+		b.WriteString(n.Value[last:l[0]])
+		b.WriteString(t)
+		last = l[1]
+	}
+	b.WriteString(n.Value[last:])
+	whole := len(locs) == 1 && locs[0][0] == 0 && locs[0][1] == len(n.Value)
+	n.Value = b.String()
+	if whole && !key && n.Style == 0 {
+		n.Tag = manifest.PlainTag(n.Value) // `port: __PORT__` is a number, as it is after sed
+	}
+}
+
+// unusedValues reports, in name order, the well-named values no
+// placeholder of the fragment asked for.
+func unusedValues(src *manifest.Source, in profiles.Inject, used map[string]bool) filepos.List {
 	var names []string
 	for name := range in.Values {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var errs filepos.List
 	for _, name := range names {
 		if !used[name] && placeholderName.MatchString(name) {
 			iv := in.Values[name]
 			errs = append(errs, filepos.Errorf(iv.Pos, "value %s fills no placeholder: %s has no __%s__", name, src.Path, name))
 		}
 	}
-	return errs.Err()
+	return errs
 }
 
 // clone deep-copies a fragment so each target gets nodes of its own.

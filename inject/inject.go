@@ -83,39 +83,56 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifes
 	default:
 		add(filepos.Errorf(in.Mode.Pos, "unknown mode %q: use merge (the default) or append (yq's +=)", in.Mode.Value))
 	}
+	errs = append(errs, e.compileExpressions(in)...)
+	for _, x := range in.Exclude {
+		e.exclude[x.Value] = true
+	}
+	add(e.readFragment(read, in, lim))
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// compileExpressions compiles the entry's where, into and delete
+// expressions, reporting every one that does not compile.
+func (e *entry) compileExpressions(in profiles.Inject) filepos.List {
+	var errs filepos.List
 	var err error
 	if in.Where.Value != "" {
 		if e.where, err = yqexpr.Selector(in.Where.Value, in.Where.Pos); err != nil {
-			add(err)
+			errs = filepos.Append(errs, err)
 		}
 	}
 	if in.Into.Value != "" {
 		if e.into, err = yqexpr.Compile(in.Into.Value, in.Into.Pos); err != nil {
-			add(err)
+			errs = filepos.Append(errs, err)
 		}
 	}
 	for _, d := range in.Delete {
 		x, err := yqexpr.Compile(d.Value, d.Pos)
 		if err != nil {
-			add(err)
+			errs = filepos.Append(errs, err)
 			continue
 		}
 		e.deletes = append(e.deletes, x)
 	}
-	for _, x := range in.Exclude {
-		e.exclude[x.Value] = true
-	}
+	return errs
+}
+
+// readFragment loads the entry's fragment; one for a container must be a
+// mapping of container fields.
+func (e *entry) readFragment(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits) error {
+	var err error
 	if e.frag, err = loadFragment(read, in, lim); err != nil {
-		add(err)
-	} else if in.Container.Value != "" && e.frag.node.Kind != yaml.MappingNode {
+		return err
+	}
+	if in.Container.Value != "" && e.frag.node.Kind != yaml.MappingNode {
 		n := e.frag.node
-		add(filepos.Errorf(filepos.Pos{File: e.frag.src.Path, Line: n.Line, Col: n.Column},
-			"a fragment for a container must be a mapping of container fields (inject %s)", name))
+		return filepos.Errorf(filepos.Pos{File: e.frag.src.Path, Line: n.Line, Col: n.Column},
+			"a fragment for a container must be a mapping of container fields (inject %s)", in.Name.Value)
 	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return e, nil
+	return nil
 }
 
 // Apply injects into every object of s. An object an entry changed is
