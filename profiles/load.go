@@ -214,17 +214,8 @@ func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 	if err := p.applyTenants(path, &doc.Tenants); err != nil {
 		return err
 	}
-	for i := range doc.Inject {
-		n := &doc.Inject[i]
-		var in Inject
-		if err := n.Load(&in, yaml.WithKnownFields()); err != nil {
-			return loadError(path, err)
-		}
-		setFile(reflect.ValueOf(&in), path)
-		in.Pos = at(path, n)
-		if err := p.applyInject(path, in, guard); err != nil {
-			return err
-		}
+	if err := p.applyInjects(path, doc.Inject, guard); err != nil {
+		return err
 	}
 	if err := p.applyZones(path, &doc.Zones); err != nil {
 		return err
@@ -236,14 +227,9 @@ func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 		p.Hash = p.Hash.Merge(*doc.Hash)
 	}
 	if doc.Check != nil {
-		for i := range doc.Check.CRDs {
-			c := &doc.Check.CRDs[i]
-			c.Value = besideFile(path, c.Value)
-			if err := guard("CRD file", c.Value, c.Pos); err != nil {
-				return err
-			}
+		if err := p.applyCheck(path, doc.Check, guard); err != nil {
+			return err
 		}
-		p.Check = p.Check.merge(*doc.Check)
 	}
 	if doc.Substitution != nil {
 		if err := doc.Substitution.check(); err != nil {
@@ -257,6 +243,38 @@ func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 	lim, err := decodeLimits(path, &doc.Limits)
 	p.Limits = p.Limits.Merge(lim)
 	return err
+}
+
+// applyInjects decodes the file's inject entries, each naming the file its
+// positions are in, and adds them.
+func (p *Profile) applyInjects(path string, entries []yaml.Node, guard Guard) error {
+	for i := range entries {
+		n := &entries[i]
+		var in Inject
+		if err := n.Load(&in, yaml.WithKnownFields()); err != nil {
+			return loadError(path, err)
+		}
+		setFile(reflect.ValueOf(&in), path)
+		in.Pos = at(path, n)
+		if err := p.applyInject(path, in, guard); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyCheck merges the file's check section; its CRD files are read
+// beside the file and must pass the guard.
+func (p *Profile) applyCheck(path string, c *Check, guard Guard) error {
+	for i := range c.CRDs {
+		crd := &c.CRDs[i]
+		crd.Value = besideFile(path, crd.Value)
+		if err := guard("CRD file", crd.Value, crd.Pos); err != nil {
+			return err
+		}
+	}
+	p.Check = p.Check.merge(*c)
+	return nil
 }
 
 // decodeLimits reads the limits section: each a whole number, at most its
