@@ -285,17 +285,9 @@ func renderCmd(h *host) *cobra.Command {
   krender render -p profiles/prod.yaml -t tenant-a -n shop --set LOG_LEVEL=debug --set-env IMAGE_TAG templates/ | kubectl apply -f -`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
-			if update && check == "" {
-				return fmt.Errorf("--update goes with --check DIR")
-			}
-			if check != "" && c.Flags().Changed("output") {
-				return fmt.Errorf("-o goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)")
-			}
 			w := output.Writer{FS: outFS}
-			if check == "" && out != "-" {
-				if err := w.CheckFormatWord(out); err != nil {
-					return err
-				}
+			if err := checkOutputFlags(&w, out, check, update, c.Flags().Changed("output")); err != nil {
+				return err
 			}
 			e, err := render.New(fsys, o)
 			if err != nil {
@@ -307,19 +299,7 @@ func renderCmd(h *host) *cobra.Command {
 			case check != "" && update:
 				res, err = w.WriteDir(e, check)
 			case check != "":
-				var d *output.Diff
-				if d, res, err = w.Compare(e, check); err == nil {
-					h.printNotes(stderr, res)
-					if !d.Empty() {
-						diff := h.masked(stdout) // a diff is read in CI logs
-						d.Write(diff, check, isTerminal(stdout))
-						if err := diff.Flush(); err != nil {
-							return err
-						}
-						return errFindings
-					}
-					return nil
-				}
+				return h.compare(&w, e, check)
 			case out == "" || out == "-":
 				res, err = w.WriteStream(e, stdout)
 			default:
@@ -338,6 +318,41 @@ func renderCmd(h *host) *cobra.Command {
 	c.Flags().StringVar(&check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
 	c.Flags().BoolVar(&update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
 	return c
+}
+
+// checkOutputFlags rejects -o, --check and --update given together in a
+// way that has no meaning, and an unknown -o format word, before anything
+// is read.
+func checkOutputFlags(w *output.Writer, out, check string, update, outGiven bool) error {
+	if update && check == "" {
+		return fmt.Errorf("--update goes with --check DIR")
+	}
+	if check != "" && outGiven {
+		return fmt.Errorf("-o goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)")
+	}
+	if check == "" && out != "-" {
+		return w.CheckFormatWord(out)
+	}
+	return nil
+}
+
+// compare is render --check DIR: the notes, then a diff on stdout and
+// findings when the render differs from DIR.
+func (h *host) compare(w *output.Writer, e *render.Engine, dir string) error {
+	d, res, err := w.Compare(e, dir)
+	if err != nil {
+		return err
+	}
+	h.printNotes(h.stderr, res)
+	if d.Empty() {
+		return nil
+	}
+	diff := h.masked(h.stdout) // a diff is read in CI logs
+	d.Write(diff, dir, isTerminal(h.stdout))
+	if err := diff.Flush(); err != nil {
+		return err
+	}
+	return errFindings
 }
 
 // guard is what -o DIR and --update must not replace: the current directory
