@@ -196,20 +196,9 @@ func (st *Stage) references(s *manifest.Set) (found []refs.Found, ends []int, co
 // would lose it.
 func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[key]bool) (*target, key, *filepos.Error) {
 	kind := o.Kind()
-	mode, modeNode, set := o.Directive(Directive)
-	if kind != refs.ConfigMap && kind != refs.Secret || o.Group() != "" {
-		if set {
-			s.Note(o, RuleNotApplicable, filepos.Warning, o.Pos(modeNode), fmt.Sprintf("%s%s only applies to ConfigMaps and Secrets; ignored on this %s",
-				manifest.DirectivePrefix, Directive, kind))
-		}
-		return nil, key{}, nil
-	}
-	if !set {
-		mode = st.mode
-	} else if !validMode(mode) {
-		_, v := manifest.KeyValue(manifest.Lookup(o.Node, "metadata", "annotations"), manifest.DirectivePrefix+Directive)
-		return nil, key{}, filepos.Errorf(o.Pos(v), "%s%s: %q: want one of %s",
-			manifest.DirectivePrefix, Directive, mode, strings.Join(modes, ", "))
+	mode, set, hashed, err := st.modeOf(s, o)
+	if !hashed || err != nil {
+		return nil, key{}, err
 	}
 	nameNode := manifest.Lookup(o.Node, "metadata", "name")
 	if nameNode == nil || nameNode.Kind != yaml.ScalarNode || nameNode.Value == "" {
@@ -230,22 +219,56 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 	if err := o.CheckNodes(); err != nil {
 		return nil, k, err // kustomize's hasher copies what aliases name
 	}
-	sum, err := Sum(o.Node)
-	if err != nil {
-		return nil, k, filepos.Errorf(o.Pos(o.Node), "cannot hash %s %q: %v", kind, name, err)
+	sum, serr := Sum(o.Node)
+	if serr != nil {
+		return nil, k, filepos.Errorf(o.Pos(o.Node), "cannot hash %s %q: %v", kind, name, serr)
 	}
 	t.sum = sum
 	if mode == Suffix {
-		t.newName = name + "-" + sum
-		if len(t.newName) > maxName {
-			return nil, k, filepos.Errorf(o.Pos(nameNode), "%s name %q is too long for a hash suffix: %d characters with it, at most %d",
-				kind, name, len(t.newName), maxName)
+		if err := t.rename(o, nameNode); err != nil {
+			return nil, k, err
 		}
-		nameNode.Value, nameNode.Tag = t.newName, "!!str"
-		o.BaseName = name
-		setNameLabel(o, name)
 	}
 	return t, k, nil
+}
+
+// modeOf is o's hashing mode: its annotation's, else the profile's. hashed
+// is false for objects other than ConfigMaps and Secrets, which get a
+// warning when annotated.
+func (st *Stage) modeOf(s *manifest.Set, o *manifest.Object) (mode string, set, hashed bool, err *filepos.Error) {
+	kind := o.Kind()
+	mode, modeNode, set := o.Directive(Directive)
+	if kind != refs.ConfigMap && kind != refs.Secret || o.Group() != "" {
+		if set {
+			s.Note(o, RuleNotApplicable, filepos.Warning, o.Pos(modeNode), fmt.Sprintf("%s%s only applies to ConfigMaps and Secrets; ignored on this %s",
+				manifest.DirectivePrefix, Directive, kind))
+		}
+		return "", set, false, nil
+	}
+	if !set {
+		return st.mode, set, true, nil
+	}
+	if !validMode(mode) {
+		_, v := manifest.KeyValue(manifest.Lookup(o.Node, "metadata", "annotations"), manifest.DirectivePrefix+Directive)
+		return "", set, false, filepos.Errorf(o.Pos(v), "%s%s: %q: want one of %s",
+			manifest.DirectivePrefix, Directive, mode, strings.Join(modes, ", "))
+	}
+	return mode, set, true, nil
+}
+
+// rename gives o its name with the hash suffix, keeping the old name as
+// its base name and label.
+func (t *target) rename(o *manifest.Object, nameNode *yaml.Node) *filepos.Error {
+	name := nameNode.Value
+	t.newName = name + "-" + t.sum
+	if len(t.newName) > maxName {
+		return filepos.Errorf(o.Pos(nameNode), "%s name %q is too long for a hash suffix: %d characters with it, at most %d",
+			o.Kind(), name, len(t.newName), maxName)
+	}
+	nameNode.Value, nameNode.Tag = t.newName, "!!str"
+	o.BaseName = name
+	setNameLabel(o, name)
+	return nil
 }
 
 // rewrite points o's references at the hashed names and, for referents in

@@ -25,40 +25,44 @@ func warnOldNames(s *manifest.Set, renamed map[key]*target) {
 		taken[o.Name()] = true
 	}
 	for _, o := range s.Objects {
-		spec := workload.PodSpec(o)
-		if spec == nil {
-			continue
+		if spec := workload.PodSpec(o); spec != nil {
+			warnOldNamesIn(s, o, spec, renamed, taken)
 		}
-		ns := s.NamespaceOf(o)
-		warn := func(n *yaml.Node, before string) {
-			names(n.Value, func(qual, name string, at int) {
-				if qual == "" {
-					qual = ns
+	}
+}
+
+// warnOldNamesIn looks for old names in the command, args and env values
+// of the containers of o's pod spec.
+func warnOldNamesIn(s *manifest.Set, o *manifest.Object, spec *yaml.Node, renamed map[key]*target, taken map[string]bool) {
+	ns := s.NamespaceOf(o)
+	warn := func(n *yaml.Node, before string) {
+		names(n.Value, func(qual, name string, at int) {
+			if qual == "" {
+				qual = ns
+			}
+			for _, kind := range []string{"ConfigMap", "Secret"} {
+				t := renamed[key{qual, kind, name}]
+				if t == nil || taken[name] && !saysKind(before+" "+n.Value[:at], kind) {
+					continue
 				}
-				for _, kind := range []string{"ConfigMap", "Secret"} {
-					t := renamed[key{qual, kind, name}]
-					if t == nil || taken[name] && !saysKind(before+" "+n.Value[:at], kind) {
-						continue
-					}
-					s.Note(o, RuleOldName, filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
-						"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
-						kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
-				}
+				s.Note(o, RuleOldName, filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
+					"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
+					kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
+			}
+		})
+	}
+	for _, ctr := range workload.Containers(spec) {
+		for _, k := range []string{"command", "args"} {
+			before := "" // a flag's value may be the next item: [--configmap, foo]
+			manifest.WalkScalars(manifest.Value(ctr, k), func(n *yaml.Node, _ bool) {
+				warn(n, before)
+				before = n.Value
 			})
 		}
-		for _, ctr := range workload.Containers(spec) {
-			for _, k := range []string{"command", "args"} {
-				before := "" // a flag's value may be the next item: [--configmap, foo]
-				manifest.WalkScalars(manifest.Value(ctr, k), func(n *yaml.Node, _ bool) {
-					warn(n, before)
-					before = n.Value
-				})
-			}
-			if env := manifest.Value(ctr, "env"); env != nil && env.Kind == yaml.SequenceNode {
-				for _, e := range env.Content {
-					if v := manifest.Value(e, "value"); v != nil && v.Kind == yaml.ScalarNode {
-						warn(v, manifest.ScalarAt(e, "name"))
-					}
+		if env := manifest.Value(ctr, "env"); env != nil && env.Kind == yaml.SequenceNode {
+			for _, e := range env.Content {
+				if v := manifest.Value(e, "value"); v != nil && v.Kind == yaml.ScalarNode {
+					warn(v, manifest.ScalarAt(e, "name"))
 				}
 			}
 		}

@@ -23,6 +23,16 @@ import (
 
 // stringConfigMap returns the data of a text-only ConfigMap.
 func stringConfigMap(obj *yaml.Node) (map[string]any, bool) {
+	data, ok := configMapData(obj)
+	if !ok {
+		return nil, false
+	}
+	return textData(data)
+}
+
+// configMapData is the data of obj when obj is a ConfigMap with text data
+// only: one kind, one data mapping that is not empty, no binaryData.
+func configMapData(obj *yaml.Node) (*yaml.Node, bool) {
 	if obj.Kind != yaml.MappingNode {
 		return nil, false
 	}
@@ -48,6 +58,12 @@ func stringConfigMap(obj *yaml.Node) (map[string]any, bool) {
 		data.Kind != yaml.MappingNode || len(data.Content) == 0 {
 		return nil, false
 	}
+	return data, true
+}
+
+// textData is data as a map when every key and value is plain text and no
+// key is written twice.
+func textData(data *yaml.Node) (map[string]any, bool) {
 	out := make(map[string]any, len(data.Content)/2)
 	for i := 0; i+1 < len(data.Content); i += 2 {
 		k, v := data.Content[i], data.Content[i+1]
