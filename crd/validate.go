@@ -87,11 +87,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	}
 	what := fmt.Sprintf("%s %s (CustomResourceDefinition %s, version %s)", o.APIVersion(), o.Kind(), d.Name, ver.name)
 	if ver.deprecated {
-		msg := ver.warning
-		if msg == "" {
-			msg = fmt.Sprintf("%s/%s %s is deprecated", d.GroupKind.Group, ver.name, d.GroupKind.Kind)
-		}
-		add(Deprecated, "apiVersion", fmt.Sprintf("the API server warns: %s", msg))
+		add(Deprecated, "apiVersion", fmt.Sprintf("the API server warns: %s", d.deprecation(ver)))
 	}
 	js, p := kschema.JSON(o)
 	if p != nil {
@@ -122,6 +118,15 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 		add(Invalid, e.Field, fmt.Sprintf("%s: %s", what, e.Error()))
 	}
 	return out, nil
+}
+
+// deprecation is the warning the API server gives for a deprecated version:
+// the CRD's own, else the default one.
+func (d *Definition) deprecation(ver *version) string {
+	if ver.warning != "" {
+		return ver.warning
+	}
+	return fmt.Sprintf("%s/%s %s is deprecated", d.GroupKind.Group, ver.name, d.GroupKind.Kind)
 }
 
 // fieldHint is a did-you-mean among the fields the schema allows beside the
@@ -243,16 +248,8 @@ func firstCoerceError(pth *field.Path, x any, s *structuralschema.Structural) *f
 		for _, k := range slices.Sorted(maps.Keys(x)) {
 			v := x[k]
 			if s.XEmbeddedResource {
-				switch k {
-				case "apiVersion", "kind":
-					if _, ok := v.(string); !ok {
-						return field.Invalid(pth.Child(k), v, "must be a string")
-					}
-				case "metadata":
-					_, _, _, err := schemaobjectmeta.GetObjectMetaWithOptions(x, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true, ParentPath: pth})
-					if err != nil {
-						return field.Invalid(pth.Child("metadata"), v, err.Error())
-					}
+				if err := embeddedFieldError(pth, x, k, v); err != nil {
+					return err
 				}
 			}
 			if prop, ok := s.Properties[k]; ok {
@@ -270,6 +267,24 @@ func firstCoerceError(pth *field.Path, x any, s *structuralschema.Structural) *f
 			if err := firstCoerceError(pth.Index(i), v, s.Items); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// embeddedFieldError is the coercion's error for the field k (value v) of
+// the embedded resource x at pth: apiVersion and kind must be strings, and
+// metadata must decode as ObjectMeta.
+func embeddedFieldError(pth *field.Path, x map[string]any, k string, v any) *field.Error {
+	switch k {
+	case "apiVersion", "kind":
+		if _, ok := v.(string); !ok {
+			return field.Invalid(pth.Child(k), v, "must be a string")
+		}
+	case "metadata":
+		_, _, _, err := schemaobjectmeta.GetObjectMetaWithOptions(x, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true, ParentPath: pth})
+		if err != nil {
+			return field.Invalid(pth.Child("metadata"), v, err.Error())
 		}
 	}
 	return nil
