@@ -3,7 +3,6 @@
 package profiles
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -138,13 +137,7 @@ func decode(path string, text []byte) (*fileDoc, error) {
 		if strings.Contains(err.Error(), "expected single document") {
 			return nil, filepos.Errorf(secondDocument(src), "a profile is one YAML document; another one starts here")
 		}
-		var le *yaml.LoadError
-		if errors.As(err, &le) {
-			if te := manifest.TabError(src, le); te != nil {
-				return nil, te
-			}
-		}
-		return nil, loadError(path, err)
+		return nil, loadError(src, err)
 	}
 	if err := src.Limits.NodeChecker(src).Document(body(&root), 0); err != nil {
 		return nil, err
@@ -160,7 +153,7 @@ func decode(path string, text []byte) (*fileDoc, error) {
 		return nil, filepos.Errorf(filepos.Pos{File: path, Line: n.Line, Col: n.Column}, "a profile must be a mapping")
 	}
 	if err := root.Load(doc, yaml.WithKnownFields()); err != nil {
-		return nil, loadError(path, err)
+		return nil, loadError(manifest.NewSource(path, nil), err)
 	}
 	if k, _ := manifest.KeyValue(body(&root), "zoneHosts"); k != nil && doc.ZoneHosts != nil {
 		doc.ZoneHosts.Pos = at(path, k)
@@ -218,7 +211,7 @@ func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 		n := &doc.Inject[i]
 		var in Inject
 		if err := n.Load(&in, yaml.WithKnownFields()); err != nil {
-			return loadError(path, err)
+			return loadError(manifest.NewSource(path, nil), err)
 		}
 		setFile(reflect.ValueOf(&in), path)
 		in.Pos = at(path, n)
@@ -312,7 +305,7 @@ func (p *Profile) applyTenants(path string, n *yaml.Node) error {
 		var td tenantDoc
 		if val.Tag != "!!null" {
 			if err := val.Load(&td, yaml.WithKnownFields()); err != nil {
-				return loadError(path, err)
+				return loadError(manifest.NewSource(path, nil), err)
 			}
 		}
 		vars, err := decodeVars(path, &td.Vars)
@@ -356,7 +349,7 @@ func (p *Profile) applyZones(path string, n *yaml.Node) error {
 		var zd zoneDoc
 		if val.Tag != "!!null" {
 			if err := val.Load(&zd, yaml.WithKnownFields()); err != nil {
-				return loadError(path, err)
+				return loadError(manifest.NewSource(path, nil), err)
 			}
 		}
 		if seq := manifest.Value(val, "hostAliases"); seq != nil && len(seq.Content) == len(zd.HostAliases) {
@@ -443,38 +436,31 @@ var (
 )
 
 // loadError restates go-yaml's errors in the profile's terms.
-func loadError(path string, err error) error {
-	var list filepos.List
-	add := func(e *yaml.LoadError) {
-		msg := e.Message
-		if m := unknownField.FindStringSubmatch(msg); m != nil {
-			msg = fmt.Sprintf("unknown key %q%s", m[1], suggest.Hint(m[1], knownKeys[m[2]]))
-		} else if m := badType.FindStringSubmatch(msg); m != nil {
-			msg = fmt.Sprintf("expected %s, found %s", goTypeName(m[3]), strings.TrimPrefix(m[1], "!!"))
-			if m[2] != "" {
-				msg += fmt.Sprintf(" %q", m[2])
-			}
-		} else if strings.HasPrefix(msg, "did not find") || strings.HasPrefix(msg, "mapping values") || strings.Contains(msg, "found") {
-			msg = "invalid YAML: " + msg
+func loadError(src *manifest.Source, err error) error {
+	if le := manifest.LoadErrors(src, err, restate); le != nil {
+		return le
+	}
+	return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
+}
+
+// restate words a go-yaml error about a profile's fields in the profile's
+// terms; "" leaves a syntax error to manifest.LoadError.
+func restate(e *yaml.LoadError) string {
+	msg := e.Message
+	if m := unknownField.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unknown key %q%s", m[1], suggest.Hint(m[1], knownKeys[m[2]]))
+	}
+	if m := badType.FindStringSubmatch(msg); m != nil {
+		msg = fmt.Sprintf("expected %s, found %s", goTypeName(m[3]), strings.TrimPrefix(m[1], "!!"))
+		if m[2] != "" {
+			msg += fmt.Sprintf(" %q", m[2])
 		}
-		list = append(list, filepos.Errorf(filepos.Pos{File: path, Line: e.Mark.Line, Col: e.Mark.Column}, "%s", msg))
+		return msg
 	}
-	var les *yaml.LoadErrors
-	var le *yaml.LoadError
-	if errors.As(err, &le) && le.ContextMsg != "" {
-		return manifest.LoadError(path, le)
+	if strings.HasPrefix(msg, "did not find") || strings.HasPrefix(msg, "mapping values") || strings.Contains(msg, "found") {
+		return ""
 	}
-	switch {
-	case errors.As(err, &les):
-		for _, e := range les.Errors {
-			add(e)
-		}
-	case errors.As(err, &le):
-		add(le)
-	default:
-		return filepos.Errorf(filepos.Pos{File: path}, "%v", err)
-	}
-	return list.Err()
+	return msg
 }
 
 // knownKeys are the keys each section of a profile allows, by the Go type
