@@ -460,43 +460,18 @@ func fieldError(n *yaml.Node, t reflect.Type, mark yaml.Mark) (string, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		return fieldError(n.Content[0], t, mark)
-	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
-	if n.Line == mark.Line && n.Column == mark.Column && !fits(n, t) {
-		msg := fmt.Sprintf("expected %s, found %s", goTypeName(t.String()), strings.TrimPrefix(n.ShortTag(), "!!"))
-		if n.Kind == yaml.ScalarNode && n.Value != "" {
-			v := n.Value
-			if len(v) > 10 { // as go-yaml shortens it
-				v = v[:7] + "..."
-			}
-			msg += fmt.Sprintf(" %q", v)
-		}
-		return msg, true
-	}
+	at := n.Line == mark.Line && n.Column == mark.Column
 	switch {
-	case n.Kind == yaml.MappingNode && (t.Kind() == reflect.Struct || t.Kind() == reflect.Map):
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			ft, ok := t, true
-			if t.Kind() == reflect.Map {
-				ft = t.Elem()
-			} else {
-				ft, ok = fieldByKey(t, k.Value)
-			}
-			if !ok && k.Line == mark.Line && k.Column == mark.Column {
-				return fmt.Sprintf("unknown key %q%s", k.Value, suggest.Hint(k.Value, knownKeys[t.String()])), true
-			}
-			if ok {
-				if msg, found := fieldError(v, ft, mark); found {
-					return msg, true
-				}
-			}
-		}
-	case n.Kind == yaml.SequenceNode && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
+	case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
+		return fieldError(n.Content[0], t, mark)
+	case at && !fits(n, t):
+		return mismatch(n, t), true
+	case n.Kind == yaml.MappingNode:
+		return keyError(n, t, mark)
+	case n.Kind == yaml.SequenceNode && fits(n, t) && t.Kind() != reflect.Interface:
 		for _, e := range n.Content {
 			if msg, ok := fieldError(e, t.Elem(), mark); ok {
 				return msg, true
@@ -506,12 +481,53 @@ func fieldError(n *yaml.Node, t reflect.Type, mark yaml.Mark) (string, bool) {
 	return "", false
 }
 
+// keyError is fieldError for mapping n of type t.
+func keyError(n *yaml.Node, t reflect.Type, mark yaml.Mark) (string, bool) {
+	if t.Kind() != reflect.Struct && t.Kind() != reflect.Map || t == reflect.TypeFor[yaml.Node]() {
+		return "", false // a yaml.Node field holds any YAML
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ft, ok := t, true
+		if t.Kind() == reflect.Map {
+			ft = t.Elem()
+		} else {
+			ft, ok = fieldByKey(t, k.Value)
+		}
+		if !ok {
+			if k.Line == mark.Line && k.Column == mark.Column {
+				return fmt.Sprintf("unknown key %q%s", k.Value, suggest.Hint(k.Value, knownKeys[t.String()])), true
+			}
+			continue
+		}
+		if msg, found := fieldError(v, ft, mark); found {
+			return msg, true
+		}
+	}
+	return "", false
+}
+
+// mismatch states that n cannot load into t, naming the value as go-yaml
+// shows it (shortened past ten bytes).
+func mismatch(n *yaml.Node, t reflect.Type) string {
+	msg := fmt.Sprintf("expected %s, found %s", goTypeName(t.String()), strings.TrimPrefix(n.ShortTag(), "!!"))
+	if v := n.Value; n.Kind == yaml.ScalarNode && v != "" {
+		if len(v) > 10 {
+			v = v[:7] + "..."
+		}
+		msg += fmt.Sprintf(" %q", v)
+	}
+	return msg
+}
+
 // fits reports whether a node of n's kind can load into t at all.
 func fits(n *yaml.Node, t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Interface:
 		return true
-	case reflect.Struct, reflect.Map:
+	case reflect.Struct:
+		return n.Kind == yaml.MappingNode || t == reflect.TypeFor[yaml.Node]()
+	case reflect.Map:
 		return n.Kind == yaml.MappingNode
 	case reflect.Slice, reflect.Array:
 		return n.Kind == yaml.SequenceNode
