@@ -17,14 +17,12 @@ import (
 	"sync"
 
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
-	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	kjson "sigs.k8s.io/json"
@@ -40,12 +38,6 @@ const (
 	Group = "apiextensions.k8s.io"
 	Kind  = "CustomResourceDefinition"
 )
-
-var scheme = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	apiextensionsinstall.Install(s)
-	return s
-}()
 
 // IsDefinition reports whether o is a CustomResourceDefinition.
 func IsDefinition(o *manifest.Object) bool { return o.Kind() == Kind && o.Group() == Group }
@@ -214,9 +206,9 @@ func compile(o *manifest.Object, js []byte) *Definition {
 	d.Namespaced = v1.Spec.Scope == apiextensionsv1.NamespaceScoped
 
 	// The API server validates the internal version after defaulting.
-	scheme.Default(&v1)
+	lifecycle.Scheme().Default(&v1)
 	var internal apiextensionsinternal.CustomResourceDefinition
-	if err := scheme.Convert(&v1, &internal, nil); err != nil {
+	if err := lifecycle.Scheme().Convert(&v1, &internal, nil); err != nil {
 		return bad("", "%s %s cannot be converted: %v", o.APIVersion(), Kind, err)
 	}
 	if errs := crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {

@@ -103,6 +103,25 @@ func Append(l List, err error) List {
 	return append(l, &Error{Msg: err.Error()})
 }
 
+// Rewrite returns err with f applied to each of its errors, in order, when
+// err is an *Error or a List, and of the same kind; for any other error
+// (wrapped ones included) it returns nil, so the caller decides.
+func Rewrite(err error, f func(Error) Error) error {
+	switch e := err.(type) {
+	case *Error:
+		out := f(*e)
+		return &out
+	case List:
+		out := make(List, len(e))
+		for i, x := range e {
+			y := f(*x)
+			out[i] = &y
+		}
+		return out
+	}
+	return nil
+}
+
 // FileError is err without the *fs.PathError wrapping that repeats a path
 // the message already names ("cannot read profile a.yaml: no such file").
 func FileError(err error) error {

@@ -373,3 +373,21 @@ func TestSortNotes(t *testing.T) {
 		})
 	}
 }
+
+func TestRewrite(t *testing.T) {
+	suffix := func(e Error) Error { e.Msg += "!"; e.Pos.Line++; return e }
+	one := Errorf(Pos{File: "a", Line: 1}, "x")
+	if got, ok := Rewrite(one, suffix).(*Error); !ok || got.Error() != "a:2: x!" || one.Msg != "x" {
+		t.Errorf("one error: got %v, original %v", got, one)
+	}
+	list := List{one, Errorf(Pos{File: "b", Line: 3}, "y")}
+	if got, ok := Rewrite(list, suffix).(List); !ok || got.Error() != "a:2: x!\nb:4: y!" || list[1].Msg != "y" {
+		t.Errorf("list: got %v, original %v", got, list)
+	}
+	if got := Rewrite(errors.New("plain"), suffix); got != nil {
+		t.Errorf("plain error: got %v, want nil", got)
+	}
+	if got := Rewrite(fmt.Errorf("wrapped: %w", one), suffix); got != nil {
+		t.Errorf("wrapped error: got %v, want nil", got)
+	}
+}

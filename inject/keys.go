@@ -6,17 +6,12 @@ import (
 
 	"go.yaml.in/yaml/v4"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/krender/krender/manifest"
 	kschema "github.com/krender/krender/schema"
 )
-
-// scheme resolves apiVersion/kind to a k8s.io/api type: the kinds package
-// schema checks.
-func scheme() *runtime.Scheme { return kschema.Scheme }
 
 // shape is what the k8s.io/api types say about a node: the patch metadata of
 // a mapping's type, or of a list's items together with the list's merge key
@@ -79,7 +74,7 @@ func shapeAt(o *manifest.Object, target *yaml.Node) *shape {
 	if err != nil {
 		return nil
 	}
-	typ, ok := scheme().AllKnownTypes()[gv.WithKind(o.Kind())] // New would allocate an object
+	typ, ok := kschema.Type(gv.WithKind(o.Kind())) // the kinds package schema checks
 	if !ok {
 		return nil
 	}

@@ -369,26 +369,16 @@ func (l *locator) locate(p filepos.Pos, msg string) (filepos.Pos, string) {
 
 // errors rewrites the positions of err's input errors in the ResourceList.
 func (l *locator) errors(err error) error {
-	var in filepos.List
-	switch e := err.(type) {
-	case *filepos.Error:
-		in = filepos.List{e}
-	case filepos.List:
-		in = e
-	default:
-		return err
-	}
-	out := make(filepos.List, len(in))
-	for i, e := range in {
+	out := filepos.Rewrite(err, func(e filepos.Error) filepos.Error {
 		pos, msg := l.locate(e.Pos, e.Msg)
 		if pos.File == l.src.Path && msg != e.Msg && !l.hinted {
 			msg += originHint
 			l.hinted = true
 		}
-		out[i] = &filepos.Error{Pos: pos, Msg: msg}
-	}
-	if _, one := err.(*filepos.Error); one {
-		return out[0]
+		return filepos.Error{Pos: pos, Msg: msg}
+	})
+	if out == nil {
+		return err
 	}
 	return out
 }

@@ -251,9 +251,9 @@ func All() []Status {
 }
 
 // table is built on first use rather than at init: most krender commands
-// never ask, and registering every API package takes a few milliseconds.
+// never ask.
 var table = sync.OnceValue(func() map[API]Status {
-	t := fromLibrary(newScheme())
+	t := fromLibrary(Scheme())
 	for _, s := range manual {
 		if _, shipped := t[s.API]; !shipped {
 			t[s.API] = s
@@ -261,16 +261,6 @@ var table = sync.OnceValue(func() map[API]Status {
 	}
 	return t
 })
-
-func newScheme() *runtime.Scheme {
-	s := runtime.NewScheme()
-	for _, add := range addToScheme {
-		if err := add(s); err != nil {
-			panic("lifecycle: " + err.Error())
-		}
-	}
-	return s
-}
 
 // The methods prerelease-lifecycle-gen writes on each top-level type.
 type (

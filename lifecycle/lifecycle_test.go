@@ -222,7 +222,7 @@ func TestVersionCompare(t *testing.T) {
 // TestManualEntriesAbsentFromLibrary: a hand-written entry is only for an
 // API no library ships; once one does, delete the entry.
 func TestManualEntriesAbsentFromLibrary(t *testing.T) {
-	lib := fromLibrary(newScheme())
+	lib := fromLibrary(Scheme())
 	if len(lib) < 100 {
 		t.Fatalf("the libraries gave only %d APIs", len(lib))
 	}
@@ -244,7 +244,7 @@ func TestManualEntriesAbsentFromLibrary(t *testing.T) {
 // adds a group version cannot be missed.
 func TestEveryLifecyclePackageRegistered(t *testing.T) {
 	registered := map[string]bool{}
-	for _, typ := range newScheme().AllKnownTypes() {
+	for _, typ := range Scheme().AllKnownTypes() {
 		registered[typ.PkgPath()] = true
 	}
 	for _, mod := range []string{"k8s.io/api", "k8s.io/apiextensions-apiserver"} {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/hash"
+	"github.com/krender/krender/hash/refs"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/istio"
 	"github.com/krender/krender/manifest"
@@ -254,7 +255,7 @@ func subPathConfigMap(c *ctx) {
 		if sub == nil || sub.Value == "" {
 			return
 		}
-		for _, src := range configSources(spec, manifest.ScalarAt(m, "name")) {
+		for _, src := range configSources(o, spec, manifest.ScalarAt(m, "name")) {
 			target := find(c.set, src.kind, c.set.NamespaceOf(o), src.name.Value)
 			switch {
 			case target == nil:
@@ -285,34 +286,22 @@ type configSource struct {
 	name *yaml.Node
 }
 
-// configSources lists the ConfigMaps and Secrets behind the named volume.
-func configSources(spec *yaml.Node, volume string) []configSource {
+// configSources lists the ConfigMaps and Secrets behind the named volume of
+// o's pod spec: the fields content hashing follows (hash/refs).
+func configSources(o *manifest.Object, spec *yaml.Node, volume string) []configSource {
 	var out []configSource
 	for _, v := range seq(manifest.Value(spec, "volumes")) {
 		if manifest.ScalarAt(v, "name") != volume {
 			continue
 		}
-		if n := manifest.Lookup(v, "configMap", "name"); n != nil {
-			out = append(out, configSource{"ConfigMap", n})
-		}
-		if n := manifest.Lookup(v, "secret", "secretName"); n != nil {
-			out = append(out, configSource{"Secret", n})
-		}
-		for _, p := range seq(manifest.Lookup(v, "projected", "sources")) {
-			if n := manifest.Lookup(p, "configMap", "name"); n != nil {
-				out = append(out, configSource{"ConfigMap", n})
-			}
-			if n := manifest.Lookup(p, "secret", "name"); n != nil {
-				out = append(out, configSource{"Secret", n})
-			}
-		}
+		refs.Mounted(o, v, func(to string, name *yaml.Node) { out = append(out, configSource{to, name}) })
 	}
 	return out
 }
 
 func inotifyReload(c *ctx) {
 	eachMount(c.set, func(o *manifest.Object, spec, ctr, m *yaml.Node) {
-		if manifest.ScalarAt(m, "subPath") != "" || len(configSources(spec, manifest.ScalarAt(m, "name"))) == 0 {
+		if manifest.ScalarAt(m, "subPath") != "" || len(configSources(o, spec, manifest.ScalarAt(m, "name"))) == 0 {
 			return
 		}
 		dir := strings.TrimSuffix(manifest.ScalarAt(m, "mountPath"), "/")

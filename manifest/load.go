@@ -151,26 +151,42 @@ func CheckDuplicateKeys(src *Source, n *yaml.Node) error {
 
 // yamlError turns a go-yaml error into one that names the file.
 func yamlError(src *Source, err error) error {
-	var le *yaml.LoadError
-	if errors.As(err, &le) {
-		if te := TabError(src, le); te != nil {
+	if le := LoadErrors(src, err, nil); le != nil {
+		return le
+	}
+	return filepos.Errorf(filepos.Pos{File: src.Path}, "invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+}
+
+// LoadErrors states the go-yaml load errors err holds (a *yaml.LoadError,
+// or the errors of a *yaml.LoadErrors) at their places in src: a tab in
+// indentation at the tab (see TabError), any other error through restate
+// when that gives a message of the caller's own, else as LoadError does. It
+// is nil when err holds no load error, for the caller to state.
+func LoadErrors(src *Source, err error, restate func(*yaml.LoadError) string) error {
+	one := func(e *yaml.LoadError) *filepos.Error {
+		if te := TabError(src, e); te != nil {
 			return te
 		}
-		return LoadError(src.Path, le)
+		if restate != nil {
+			if msg := restate(e); msg != "" {
+				return filepos.Errorf(filepos.Pos{File: src.Path, Line: e.Mark.Line, Col: e.Mark.Column}, "%s", msg)
+			}
+		}
+		return LoadError(src.Path, e)
 	}
-	var les *yaml.LoadErrors
+	var les *yaml.LoadErrors // first: it answers As for *yaml.LoadError with its first error
 	if errors.As(err, &les) && len(les.Errors) > 0 {
 		var l filepos.List
 		for _, e := range les.Errors {
-			if te := TabError(src, e); te != nil {
-				l = append(l, te)
-				continue
-			}
-			l = append(l, LoadError(src.Path, e))
+			l = append(l, one(e))
 		}
 		return l.Err()
 	}
-	return filepos.Errorf(filepos.Pos{File: src.Path}, "invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		return one(le)
+	}
+	return nil
 }
 
 // TabError restates a go-yaml error caused by a tab in a line's indentation

@@ -3,7 +3,6 @@
 package profiles
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -138,13 +137,7 @@ func decode(path string, text []byte) (*fileDoc, error) {
 		if strings.Contains(err.Error(), "expected single document") {
 			return nil, filepos.Errorf(secondDocument(src), "a profile is one YAML document; another one starts here")
 		}
-		var le *yaml.LoadError
-		if errors.As(err, &le) {
-			if te := manifest.TabError(src, le); te != nil {
-				return nil, te
-			}
-		}
-		return nil, loadError(path, err)
+		return nil, loadError(src, nil, nil, err)
 	}
 	if err := src.Limits.NodeChecker(src).Document(body(&root), 0); err != nil {
 		return nil, err
@@ -160,7 +153,7 @@ func decode(path string, text []byte) (*fileDoc, error) {
 		return nil, filepos.Errorf(filepos.Pos{File: path, Line: n.Line, Col: n.Column}, "a profile must be a mapping")
 	}
 	if err := root.Load(doc, yaml.WithKnownFields()); err != nil {
-		return nil, loadError(path, err)
+		return nil, loadError(manifest.NewSource(path, nil), &root, doc, err)
 	}
 	if k, _ := manifest.KeyValue(body(&root), "zoneHosts"); k != nil && doc.ZoneHosts != nil {
 		doc.ZoneHosts.Pos = at(path, k)
@@ -252,7 +245,7 @@ func (p *Profile) applyInjects(path string, entries []yaml.Node, guard Guard) er
 		n := &entries[i]
 		var in Inject
 		if err := n.Load(&in, yaml.WithKnownFields()); err != nil {
-			return loadError(path, err)
+			return loadError(manifest.NewSource(path, nil), n, &in, err)
 		}
 		setFile(reflect.ValueOf(&in), path)
 		in.Pos = at(path, n)
@@ -330,7 +323,7 @@ func (p *Profile) applyTenants(path string, n *yaml.Node) error {
 		var td tenantDoc
 		if val.Tag != "!!null" {
 			if err := val.Load(&td, yaml.WithKnownFields()); err != nil {
-				return loadError(path, err)
+				return loadError(manifest.NewSource(path, nil), val, &td, err)
 			}
 		}
 		vars, err := decodeVars(path, &td.Vars)
@@ -374,7 +367,7 @@ func (p *Profile) applyZones(path string, n *yaml.Node) error {
 		var zd zoneDoc
 		if val.Tag != "!!null" {
 			if err := val.Load(&zd, yaml.WithKnownFields()); err != nil {
-				return loadError(path, err)
+				return loadError(manifest.NewSource(path, nil), val, &zd, err)
 			}
 		}
 		if seq := manifest.Value(val, "hostAliases"); seq != nil && len(seq.Content) == len(zd.HostAliases) {
@@ -455,44 +448,119 @@ func at(path string, n *yaml.Node) filepos.Pos {
 	return filepos.Pos{File: path, Line: n.Line, Col: n.Column}
 }
 
-var (
-	unknownField = regexp.MustCompile(`^field (\S+) not found in type (\S+)$`)
-	badType      = regexp.MustCompile("^cannot construct (!!\\w+) (?:`(.*)` )?into (\\S+)$")
-)
-
-// loadError restates go-yaml's errors in the profile's terms.
-func loadError(path string, err error) error {
-	var list filepos.List
-	add := func(e *yaml.LoadError) {
-		msg := e.Message
-		if m := unknownField.FindStringSubmatch(msg); m != nil {
-			msg = fmt.Sprintf("unknown key %q%s", m[1], suggest.Hint(m[1], knownKeys[m[2]]))
-		} else if m := badType.FindStringSubmatch(msg); m != nil {
-			msg = fmt.Sprintf("expected %s, found %s", goTypeName(m[3]), strings.TrimPrefix(m[1], "!!"))
-			if m[2] != "" {
-				msg += fmt.Sprintf(" %q", m[2])
+// loadError restates go-yaml's errors in the profile's terms. root and
+// into, when set, are the node that failed to load and the value it was
+// loaded into, so that a field error is stated from the node and the Go
+// type rather than from go-yaml's wording.
+func loadError(src *manifest.Source, root *yaml.Node, into any, err error) error {
+	restate := func(e *yaml.LoadError) string {
+		if root != nil && e.Stage == yaml.ConstructorStage {
+			if msg, ok := fieldError(root, reflect.TypeOf(into), e.Mark); ok {
+				return msg
 			}
-		} else if strings.HasPrefix(msg, "did not find") || strings.HasPrefix(msg, "mapping values") || strings.Contains(msg, "found") {
-			msg = "invalid YAML: " + msg
 		}
-		list = append(list, filepos.Errorf(filepos.Pos{File: path, Line: e.Mark.Line, Col: e.Mark.Column}, "%s", msg))
+		msg := e.Message
+		if strings.HasPrefix(msg, "did not find") || strings.HasPrefix(msg, "mapping values") || strings.Contains(msg, "found") {
+			return "" // a syntax error, stated by manifest.LoadError
+		}
+		return msg
 	}
-	var les *yaml.LoadErrors
-	var le *yaml.LoadError
-	if errors.As(err, &le) && le.ContextMsg != "" {
-		return manifest.LoadError(path, le)
+	if le := manifest.LoadErrors(src, err, restate); le != nil {
+		return le
 	}
+	return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
+}
+
+// fieldError finds what go-yaml's constructor rejected at mark, walking n
+// along with t, the Go type it was loaded into: a key t has no field for,
+// or a value of the wrong kind for its field.
+func fieldError(n *yaml.Node, t reflect.Type, mark yaml.Mark) (string, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	at := n.Line == mark.Line && n.Column == mark.Column
 	switch {
-	case errors.As(err, &les):
-		for _, e := range les.Errors {
-			add(e)
+	case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
+		return fieldError(n.Content[0], t, mark)
+	case at && !fits(n, t):
+		return mismatch(n, t), true
+	case n.Kind == yaml.MappingNode:
+		return keyError(n, t, mark)
+	case n.Kind == yaml.SequenceNode && fits(n, t) && t.Kind() != reflect.Interface:
+		for _, e := range n.Content {
+			if msg, ok := fieldError(e, t.Elem(), mark); ok {
+				return msg, true
+			}
 		}
-	case errors.As(err, &le):
-		add(le)
-	default:
-		return filepos.Errorf(filepos.Pos{File: path}, "%v", err)
 	}
-	return list.Err()
+	return "", false
+}
+
+// keyError is fieldError for mapping n of type t.
+func keyError(n *yaml.Node, t reflect.Type, mark yaml.Mark) (string, bool) {
+	if t.Kind() != reflect.Struct && t.Kind() != reflect.Map || t == reflect.TypeFor[yaml.Node]() {
+		return "", false // a yaml.Node field holds any YAML
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ft, ok := t, true
+		if t.Kind() == reflect.Map {
+			ft = t.Elem()
+		} else {
+			ft, ok = fieldByKey(t, k.Value)
+		}
+		if !ok {
+			if k.Line == mark.Line && k.Column == mark.Column {
+				return fmt.Sprintf("unknown key %q%s", k.Value, suggest.Hint(k.Value, knownKeys[t.String()])), true
+			}
+			continue
+		}
+		if msg, found := fieldError(v, ft, mark); found {
+			return msg, true
+		}
+	}
+	return "", false
+}
+
+// mismatch states that n cannot load into t, naming the value as go-yaml
+// shows it (shortened past ten bytes).
+func mismatch(n *yaml.Node, t reflect.Type) string {
+	msg := fmt.Sprintf("expected %s, found %s", goTypeName(t.String()), strings.TrimPrefix(n.ShortTag(), "!!"))
+	if v := n.Value; n.Kind == yaml.ScalarNode && v != "" {
+		if len(v) > 10 {
+			v = v[:7] + "..."
+		}
+		msg += fmt.Sprintf(" %q", v)
+	}
+	return msg
+}
+
+// fits reports whether a node of n's kind can load into t at all.
+func fits(n *yaml.Node, t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Struct:
+		return n.Kind == yaml.MappingNode || t == reflect.TypeFor[yaml.Node]()
+	case reflect.Map:
+		return n.Kind == yaml.MappingNode
+	case reflect.Slice, reflect.Array:
+		return n.Kind == yaml.SequenceNode
+	}
+	return false // a scalar field: go-yaml rejected this very node
+}
+
+// fieldByKey is the type of the field of struct t that key names.
+func fieldByKey(t reflect.Type, key string) (reflect.Type, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name == key {
+			return t.Field(i).Type, true
+		}
+	}
+	return nil, false
 }
 
 // knownKeys are the keys each section of a profile allows, by the Go type

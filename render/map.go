@@ -116,14 +116,7 @@ func inTenant(err error, tenant string) error {
 		return err
 	}
 	suffix := " (tenant " + tenant + ")"
-	switch e := err.(type) {
-	case *filepos.Error:
-		return &filepos.Error{Pos: e.Pos, Msg: e.Msg + suffix}
-	case filepos.List:
-		out := make(filepos.List, len(e))
-		for i, x := range e {
-			out[i] = &filepos.Error{Pos: x.Pos, Msg: x.Msg + suffix}
-		}
+	if out := filepos.Rewrite(err, func(e filepos.Error) filepos.Error { e.Msg += suffix; return e }); out != nil {
 		return out
 	}
 	return fmt.Errorf("tenant %s: %w", tenant, err)

@@ -60,17 +60,10 @@ func redactErr(err error, redact func(string) string) error {
 	if err == nil || redact == nil {
 		return err
 	}
-	var ie *InternalError
-	switch e := err.(type) {
-	case *filepos.Error:
-		return &filepos.Error{Pos: e.Pos, Msg: redact(e.Msg)}
-	case filepos.List:
-		out := make(filepos.List, len(e))
-		for i, x := range e {
-			out[i] = &filepos.Error{Pos: x.Pos, Msg: redact(x.Msg)}
-		}
+	if out := filepos.Rewrite(err, func(e filepos.Error) filepos.Error { e.Msg = redact(e.Msg); return e }); out != nil {
 		return out
 	}
+	var ie *InternalError
 	if errors.As(err, &ie) {
 		return &InternalError{Value: redact(fmt.Sprint(ie.Value)), Stack: ie.Stack}
 	}

@@ -14,46 +14,39 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv1 "k8s.io/api/autoscaling/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	batchv1 "k8s.io/api/batch/v1"
-	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	nodev1 "k8s.io/api/node/v1"
-	policyv1 "k8s.io/api/policy/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	schedulingv1 "k8s.io/api/scheduling/v1"
-	storagev1 "k8s.io/api/storage/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "sigs.k8s.io/json"
 	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/krender/krender/internal/suggest"
+	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 )
 
-// Scheme holds the built-in types krender knows offline; injection reads
-// their merge keys from it too.
-var Scheme = scheme
-
-var scheme = func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{
-		corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme,
-		autoscalingv2.AddToScheme, networkingv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme,
-		storagev1.AddToScheme, schedulingv1.AddToScheme, coordinationv1.AddToScheme, discoveryv1.AddToScheme,
-		nodev1.AddToScheme,
+// checked are the group versions whose kinds Check judges and inject reads
+// merge keys from: those krender's users write. Other versions of built-in
+// groups (apps/v1beta1) pass, as custom resources do.
+var checked = func() map[schema.GroupVersion]bool {
+	m := map[schema.GroupVersion]bool{}
+	for _, gv := range []string{
+		"v1", "apps/v1", "batch/v1", "autoscaling/v1", "autoscaling/v2", "networking.k8s.io/v1", "policy/v1",
+		"rbac.authorization.k8s.io/v1", "storage.k8s.io/v1", "scheduling.k8s.io/v1", "coordination.k8s.io/v1",
+		"discovery.k8s.io/v1", "node.k8s.io/v1",
 	} {
-		if err := add(s); err != nil {
-			panic(err)
-		}
+		m[schema.FromAPIVersionAndKind(gv, "").GroupVersion()] = true
 	}
-	return s
+	return m
 }()
+
+// Type is the Go type of a kind Check judges.
+func Type(gvk schema.GroupVersionKind) (reflect.Type, bool) {
+	if !checked[gvk.GroupVersion()] {
+		return nil, false
+	}
+	typ, ok := lifecycle.Scheme().AllKnownTypes()[gvk] // New would allocate an object
+	return typ, ok
+}
 
 // Problem is a field the API server would reject, at the node that holds it.
 type Problem struct {
@@ -64,7 +57,11 @@ type Problem struct {
 // Known reports whether o's kind is built in, so Check can judge it.
 func Known(o *manifest.Object) bool {
 	gv, err := schema.ParseGroupVersion(o.APIVersion())
-	return err == nil && scheme.Recognizes(gv.WithKind(o.Kind()))
+	if err != nil {
+		return false
+	}
+	_, ok := Type(gv.WithKind(o.Kind()))
+	return ok
 }
 
 var unknownField = regexp.MustCompile(`^unknown field "([^"]+)"$`)
@@ -76,10 +73,11 @@ func Check(o *manifest.Object) ([]Problem, error) {
 	if err != nil {
 		return nil, nil
 	}
-	obj, err := scheme.New(gv.WithKind(o.Kind()))
-	if err != nil {
+	typ, ok := Type(gv.WithKind(o.Kind()))
+	if !ok {
 		return nil, nil
 	}
+	obj := reflect.New(typ).Interface()
 	if err := o.CheckNodes(); err != nil {
 		return nil, err // sigs.k8s.io/yaml expands aliases
 	}

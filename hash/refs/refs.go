@@ -6,6 +6,7 @@ package refs
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 	"sigs.k8s.io/kustomize/kyaml/utils"
@@ -63,15 +64,13 @@ type Found struct {
 // and init containers, and image pull secrets; krender adds ephemeral
 // containers and CSI volumes' nodePublishSecretRef.
 func podRefs() []Ref {
-	out := []Ref{
-		{Path: "volumes/configMap/name", To: ConfigMap, Consumes: true},
-		{Path: "volumes/projected/sources/configMap/name", To: ConfigMap, Consumes: true},
-		{Path: "volumes/secret/secretName", To: Secret, Consumes: true},
-		{Path: "volumes/projected/sources/secret/name", To: Secret, Consumes: true},
-		{Path: "volumes/csi/nodePublishSecretRef/name", To: Secret, Consumes: true},
-		// Pulling happens once per node; a changed pull secret needs no roll.
-		{Path: "imagePullSecrets/name", To: Secret, Quiet: true},
+	var out []Ref
+	for _, v := range volumeRefs() {
+		v.Path = "volumes/" + v.Path
+		out = append(out, v.Ref)
 	}
+	// Pulling happens once per node; a changed pull secret needs no roll.
+	out = append(out, Ref{Path: "imagePullSecrets/name", To: Secret, Quiet: true})
 	for _, c := range workload.ContainerLists {
 		out = append(out,
 			Ref{Path: c + "/env/valueFrom/configMapKeyRef/name", To: ConfigMap, Consumes: true},
@@ -81,6 +80,44 @@ func podRefs() []Ref {
 		)
 	}
 	return out
+}
+
+// volumeRef is a field of a pod's volume that names a ConfigMap or Secret.
+type volumeRef struct {
+	Ref
+	mounted bool // the referent's content appears as files in the pod
+}
+
+func volumeRefs() []volumeRef {
+	return []volumeRef{
+		{Ref{Path: "configMap/name", To: ConfigMap, Consumes: true}, true},
+		{Ref{Path: "secret/secretName", To: Secret, Consumes: true}, true},
+		{Ref{Path: "projected/sources/configMap/name", To: ConfigMap, Consumes: true}, true},
+		{Ref{Path: "projected/sources/secret/name", To: Secret, Consumes: true}, true},
+		// Credentials the CSI driver reads, not files in the pod.
+		{Ref{Path: "csi/nodePublishSecretRef/name", To: Secret, Consumes: true}, false},
+	}
+}
+
+// mountedTrie holds the volume fields whose referent a pod sees as files.
+var mountedTrie = sync.OnceValue(func() *trie {
+	root := &trie{}
+	for _, v := range volumeRefs() {
+		if v.mounted {
+			r := v.Ref
+			r.keys, _ = SplitPath(r.Path) // fixed paths, never malformed
+			root.insert(&r)
+		}
+	}
+	return root
+})
+
+// Mounted calls f for every ConfigMap and Secret whose content volume, a
+// volume of o's pod spec, mounts as files: to is ConfigMap or Secret, name
+// the scalar holding the referent's name.
+func Mounted(o *manifest.Object, volume *yaml.Node, f func(to string, name *yaml.Node)) {
+	w := &walker{root: o.Node, f: func(fd Found) { f(fd.Ref.To, fd.Name) }}
+	w.walk(volume, mountedTrie(), nil)
 }
 
 // rbacGuard keeps kustomize's `rules/resourceNames` entries from renaming a
@@ -231,7 +268,10 @@ func (t *Table) add(r *Ref) {
 		root = &trie{}
 		t.byKind[r.Kind] = append(t.byKind[r.Kind], groupTrie{r.Group, root})
 	}
-	n := root
+	root.insert(r)
+}
+
+func (n *trie) insert(r *Ref) {
 	for _, k := range r.keys {
 		n = n.child(k)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/workload"
@@ -210,5 +212,42 @@ func TestProfileEntries(t *testing.T) {
 	_, err = Compile([]Ref{{Kind: "Widget", Path: "spec/x", To: "Service", Pos: pos}, {Path: "spec/x", To: Secret, Pos: pos}})
 	if err == nil || !strings.Contains(err.Error(), `p.yaml:3:5: hash reference to "Service"`) || !strings.Contains(err.Error(), "needs a kind") {
 		t.Errorf("errors: %v", err)
+	}
+}
+
+// TestMounted: the volume fields whose referent a pod sees as files, in the
+// order written, and not CSI's nodePublishSecretRef or empty names.
+func TestMounted(t *testing.T) {
+	o := parse(t, `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  volumes:
+  - name: all
+    configMap: {name: cm}
+    secret: {secretName: s}
+    projected:
+      sources:
+      - configMap: {name: pcm}
+      - secret: {name: ps}
+      - serviceAccountToken: {path: t}
+    csi: {driver: d, nodePublishSecretRef: {name: creds}}
+  - name: empty
+    configMap: {name: ""}
+`)
+	for _, c := range []struct {
+		volume int
+		want   string
+	}{
+		{0, "ConfigMap cm, Secret s, ConfigMap pcm, Secret ps"},
+		{1, ""},
+	} {
+		var got []string
+		Mounted(o, manifest.Lookup(o.Node, "spec", "volumes").Content[c.volume], func(to string, name *yaml.Node) {
+			got = append(got, to+" "+name.Value)
+		})
+		if g := strings.Join(got, ", "); g != c.want {
+			t.Errorf("volume %d: got %q, want %q", c.volume, g, c.want)
+		}
 	}
 }
