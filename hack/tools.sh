@@ -11,27 +11,25 @@ if ! "$bin/yq" --version 2>/dev/null | grep -q "${yq_version#v}"; then
   echo "building mikefarah/yq $yq_version into $bin" >&2
   GOBIN="$bin" GOFLAGS=-mod=mod go install "github.com/mikefarah/yq/v4@$yq_version"
 fi
+# go_tool MODULE VERSION PACKAGE: builds PACKAGE at VERSION unless the
+# binary's build info already says MODULE VERSION (a `version` subcommand
+# says "(devel)" for binaries built this way; the build info knows).
+go_tool() {
+  local module=$1 version=$2 pkg=$3 name
+  name=$(basename "${pkg%/v[0-9]*}") # go install drops a major-version suffix
+  if ! go version -m "$bin/$name" 2>/dev/null | grep -q "$module[[:space:]]*$version"; then
+    echo "building $pkg $version into $bin" >&2
+    GOBIN="$bin" GOFLAGS=-mod=mod go install "$pkg@$version"
+  fi
+}
 # The standalone kustomize runs exec KRM functions (`kubectl kustomize` skips
 # them silently): the krender fn tier (krm/kustomize_test.go) needs it.
-kustomize_version=v5.5.0
-# (its `version` says "(devel)" when built this way; the build info knows)
-if ! go version -m "$bin/kustomize" 2>/dev/null | grep -q "kustomize/v5[[:space:]]*$kustomize_version"; then
-  echo "building sigs.k8s.io/kustomize/kustomize/v5 $kustomize_version into $bin" >&2
-  GOBIN="$bin" GOFLAGS=-mod=mod go install "sigs.k8s.io/kustomize/kustomize/v5@$kustomize_version"
-fi
+go_tool kustomize/v5 v5.5.0 sigs.k8s.io/kustomize/kustomize/v5
 # Helm 3 runs krender as its --post-renderer on the chart of
 # examples/helm-post-renderer (cmd/krender/helm_test.go).
-helm_version=v3.22.0
-if ! go version -m "$bin/helm" 2>/dev/null | grep -q "helm.sh/helm/v3[[:space:]]*$helm_version"; then
-  echo "building helm.sh/helm/v3 $helm_version into $bin" >&2
-  GOBIN="$bin" GOFLAGS=-mod=mod go install "helm.sh/helm/v3/cmd/helm@$helm_version"
-fi
+go_tool helm.sh/helm/v3 v3.22.0 helm.sh/helm/v3/cmd/helm
 # staticcheck, which make test runs over every package.
-staticcheck_version=v0.8.2
-if ! go version -m "$bin/staticcheck" 2>/dev/null | grep -q "honnef.co/go/tools[[:space:]]*$staticcheck_version"; then
-  echo "building honnef.co/go/tools/cmd/staticcheck $staticcheck_version into $bin" >&2
-  GOBIN="$bin" GOFLAGS=-mod=mod go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
-fi
+go_tool honnef.co/go/tools v0.8.2 honnef.co/go/tools/cmd/staticcheck
 # kubectl (with kustomize inside) for the hash parity test and the e2e tier.
 PATH="$PATH:$PWD/.cache/e2e/bin" command -v kubectl >/dev/null || hack/kube-apiserver.sh build-kubectl
 command -v envsubst >/dev/null || {
