@@ -151,7 +151,14 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 		}
 		occ = append(occ, st.scalar(env, n, key, p)...)
 	})
-	judge(o, occ, defined(vars, missing), st.silenced(o))
+	var names []string // for did-you-mean: built only when a name is undefined
+	for _, r := range occ {
+		if !r.Defined && r.Kept == "" {
+			names = defined(vars, missing)
+			break
+		}
+	}
+	judge(o, occ, names, st.silenced(o))
 	return occ, nil
 }
 
