@@ -27,10 +27,10 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
-	kschema "github.com/krender/krender/schema"
 )
 
 // Group and Kind of a CustomResourceDefinition.
@@ -113,7 +113,7 @@ func (c *Catalog) Compile(o *manifest.Object) (*Definition, error) {
 	if err := o.CheckNodes(); err != nil {
 		return nil, err
 	}
-	js, problem := kschema.JSON(o)
+	js, problem := fieldcheck.JSON(o)
 	if problem != nil {
 		return &Definition{Object: o, Problems: []Problem{{Invalid, problem.Node, problem.Msg, ""}}}, nil
 	}
@@ -143,7 +143,7 @@ func (d *Definition) at(o *manifest.Object) *Definition {
 	e.Object = o
 	e.Problems = nil
 	for _, p := range d.Problems {
-		e.Problems = append(e.Problems, Problem{p.Kind, kschema.At(o.Node, p.path), p.Msg, p.path})
+		e.Problems = append(e.Problems, Problem{p.Kind, fieldcheck.At(o.Node, p.path), p.Msg, p.path})
 	}
 	return &e
 }
@@ -185,7 +185,7 @@ func safeCompile(o *manifest.Object, js []byte) (d *Definition, err error) {
 func compile(o *manifest.Object, js []byte) *Definition {
 	d := &Definition{Object: o, versions: map[string]*version{}}
 	bad := func(path, format string, args ...any) *Definition {
-		d.Problems = append(d.Problems, Problem{Kind: Invalid, Node: kschema.At(o.Node, path), Msg: fmt.Sprintf(format, args...), path: path})
+		d.Problems = append(d.Problems, Problem{Kind: Invalid, Node: fieldcheck.At(o.Node, path), Msg: fmt.Sprintf(format, args...), path: path})
 		return d
 	}
 	if o.APIVersion() != apiextensionsv1.SchemeGroupVersion.String() {

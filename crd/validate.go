@@ -26,9 +26,9 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
-	kschema "github.com/krender/krender/schema"
 )
 
 // ProblemKind sorts problems by what the API server does with them.
@@ -69,7 +69,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	defer recovered(&err, fmt.Sprintf("%s %s %q", o.APIVersion(), o.Kind(), o.Name()))
 	var out []Problem
 	add := func(kind ProblemKind, path, msg string) {
-		n := kschema.At(o.Node, path)
+		n := fieldcheck.At(o.Node, path)
 		if path == "apiVersion" || path == "kind" {
 			n = manifest.Value(o.Node, path) // what to change is the value
 		}
@@ -89,7 +89,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	if ver.deprecated {
 		add(Deprecated, "apiVersion", fmt.Sprintf("the API server warns: %s", d.deprecation(ver)))
 	}
-	js, p := kschema.JSON(o)
+	js, p := fieldcheck.JSON(o)
 	if p != nil {
 		return append(out, Problem{Invalid, p.Node, p.Msg, ""}), nil
 	}
@@ -132,13 +132,13 @@ func (d *Definition) deprecation(ver *version) string {
 // fieldHint is a did-you-mean among the fields the schema allows beside the
 // unknown one at path (metadata's are ObjectMeta's), or "".
 func fieldHint(s *structuralschema.Structural, path string) string {
-	steps := kschema.Steps(path)
+	steps := fieldcheck.Steps(path)
 	last := steps[len(steps)-1]
 	if last.Index {
 		return ""
 	}
 	if len(steps) > 1 && steps[0].Name == "metadata" && !steps[0].Key {
-		return suggest.Hint(last.Name, kschema.GoFieldNames(reflect.TypeOf(metav1.ObjectMeta{}), steps[1:len(steps)-1]))
+		return suggest.Hint(last.Name, fieldcheck.GoFieldNames(reflect.TypeOf(metav1.ObjectMeta{}), steps[1:len(steps)-1]))
 	}
 	for _, st := range steps[:len(steps)-1] {
 		var next *structuralschema.Structural

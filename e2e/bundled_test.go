@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/lint"
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/render"
 )
 
@@ -301,7 +301,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findings, err := lint.Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, lint.Config{})
+	findings, err := check.Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, check.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
+	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/manifest"
-	kschema "github.com/krender/krender/schema"
 )
 
 // shape is what the k8s.io/api types say about a node: the patch metadata of
@@ -74,7 +74,7 @@ func shapeAt(o *manifest.Object, target *yaml.Node) *shape {
 	if err != nil {
 		return nil
 	}
-	typ, ok := kschema.Type(gv.WithKind(o.Kind())) // the kinds package schema checks
+	typ, ok := fieldcheck.Type(gv.WithKind(o.Kind())) // the kinds package schema checks
 	if !ok {
 		return nil
 	}

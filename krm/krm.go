@@ -15,9 +15,9 @@ import (
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/lint"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
@@ -129,10 +129,10 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	for _, name := range names {
 		opts.Set = append(opts.Set, name+"="+cfg.Set[name])
 	}
-	var linter *lint.Linter
+	var linter *check.Linter
 	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
 		var err error
-		linter, err = lint.New(p, lint.Config{FS: fsys, Root: root})
+		linter, err = check.New(p, check.Config{FS: fsys, Root: root})
 		return linter, err
 	}
 	e, err := render.New(fsys, opts)

@@ -3,8 +3,8 @@ package krm
 import (
 	"strings"
 
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/lint"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
 )
@@ -15,7 +15,7 @@ import (
 const unresolvedRule = "unresolved-var"
 
 // findings turns check findings into results, masking secret values.
-func findings(loc *locator, set *manifest.Set, fs []lint.Finding, mask *redact.Text) ([]Result, error) {
+func findings(loc *locator, set *manifest.Set, fs []check.Finding, mask *redact.Text) ([]Result, error) {
 	var errs filepos.List
 	byRef := map[string]*manifest.Object{}
 	for _, o := range set.Objects {

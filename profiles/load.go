@@ -13,8 +13,8 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/contenthash/refs"
 	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/hash/refs"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"

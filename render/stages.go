@@ -1,8 +1,8 @@
 package render
 
 import (
+	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/hash"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/istio"
 	"github.com/krender/krender/manifest"
@@ -25,7 +25,7 @@ func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, ns Stage, check
 	if err != nil {
 		return nil, err
 	}
-	hs, err := hash.New(p.Hash)
+	hs, err := contenthash.New(p.Hash)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (duplicateKeys) Apply(s *manifest.Set) error {
 }
 
 // KeptAnnotations are krender.io/ annotations that krender writes as output.
-var KeptAnnotations = []string{hash.ConfigHashKey}
+var KeptAnnotations = []string{contenthash.ConfigHashKey}
 
 // stripDirectives removes the krender.io/ annotations that told stages what
 // to do; the API server has no use for them.

@@ -150,7 +150,7 @@ func (m *marker) mark(n *yaml.Node, k ShellKind) {
 }
 
 // markPath marks what keys lead to from n, with field-spec semantics (as
-// hash/refs walks them): lists crossed implicitly, absent fields skipped.
+// contenthash/refs walks them): lists crossed implicitly, absent fields skipped.
 func (m *marker) markPath(n *yaml.Node, keys []string, k ShellKind) {
 	n = m.resolve(n)
 	if n == nil {

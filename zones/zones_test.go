@@ -16,9 +16,9 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	k8syaml "sigs.k8s.io/yaml"
 
+	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/render"
-	"github.com/krender/krender/schema"
 	"github.com/krender/krender/workload"
 	"github.com/krender/krender/zones"
 )
@@ -226,10 +226,10 @@ func TestOutputDecodesStrictly(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, o := range set.Objects {
-				if !schema.Known(o) {
+				if !fieldcheck.Known(o) {
 					continue
 				}
-				problems, err := schema.Check(o)
+				problems, err := fieldcheck.Check(o)
 				if err != nil {
 					t.Fatal(err)
 				}

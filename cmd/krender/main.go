@@ -18,9 +18,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/lint"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/redact"
@@ -396,7 +396,7 @@ func checkCmd(h *host) *cobra.Command {
 	fsys := h.fsys
 	var o render.Options
 	var format string
-	var cfg lint.Config
+	var cfg check.Config
 	c := &cobra.Command{
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
 		Short: "Render in memory and report manifests that will misbehave at run time",
@@ -408,21 +408,21 @@ func checkCmd(h *host) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
 			cfg.Verbose, cfg.CRDs = h.verbose > 0, o.CRDs
-			if err := lint.Write(io.Discard, format, nil); err != nil {
+			if err := check.Write(io.Discard, format, nil); err != nil {
 				return err
 			}
-			fs, err := lint.Run(fsys, o, cfg)
+			fs, err := check.Run(fsys, o, cfg)
 			if err != nil {
 				return err
 			}
 			stdout := h.masked(h.stdout)
-			if err := lint.Write(stdout, format, fs); err != nil {
+			if err := check.Write(stdout, format, fs); err != nil {
 				return err
 			}
 			if err := stdout.Flush(); err != nil {
 				return err
 			}
-			if lint.HasErrors(fs) {
+			if check.HasErrors(fs) {
 				return errFindings
 			}
 			return nil

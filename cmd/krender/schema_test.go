@@ -13,7 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/hash"
+	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/zones"
@@ -230,7 +230,7 @@ func TestSchemaEnumsMatchStages(t *testing.T) {
 		got  []any
 		want []string
 	}{
-		{enum("hash", "mode"), []string{hash.Suffix, hash.Annotation, hash.Off}},
+		{enum("hash", "mode"), []string{contenthash.Suffix, contenthash.Annotation, contenthash.Off}},
 		{enum("zoneHosts", "strategy"), []string{zones.Split, zones.Static, zones.Off}},
 		{enum("zoneHosts", "suffix"), []string{zones.SuffixLastToken, zones.SuffixZoneLetter, zones.SuffixZone}},
 		{enum("inject", "[]", "mode"), []string{inject.ModeMerge, inject.ModeAppend}},

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/lint"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/render"
 )
@@ -85,20 +85,20 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 	for name, text := range f.Files() {
 		fsys[name] = &fstest.MapFile{Data: text}
 	}
-	count := func(paths []string, cfg lint.Config) map[string][]lint.Finding {
+	count := func(paths []string, cfg check.Config) map[string][]check.Finding {
 		t.Helper()
-		fs, err := lint.Run(fsys, render.Options{Profile: fleetgen.Profile, Paths: paths}, cfg)
+		fs, err := check.Run(fsys, render.Options{Profile: fleetgen.Profile, Paths: paths}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		by := map[string][]lint.Finding{}
+		by := map[string][]check.Finding{}
 		for _, x := range fs {
 			by[x.Rule] = append(by[x.Rule], x)
 		}
 		return by
 	}
-	apps := count([]string{fleetgen.AppsDir}, lint.Config{})
-	all := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, lint.Config{CRDs: []string{fleetgen.CRDsDir}})
+	apps := count([]string{fleetgen.AppsDir}, check.Config{})
+	all := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{CRDs: []string{fleetgen.CRDsDir}})
 	if f.Typos() != 2 {
 		t.Fatalf("Typos() = %d, want 2", f.Typos())
 	}
@@ -126,7 +126,7 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 		}
 	}
 	// Without the CRD, every ServiceMonitor goes unchecked, and says so.
-	bare := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, lint.Config{})
+	bare := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{})
 	if n := len(bare["crd-missing"]); n != f.Apps {
 		t.Errorf("without --crds: %d crd-missing findings, want %d", n, f.Apps)
 	}

@@ -1,12 +1,12 @@
-package lint_test
+package check_test
 
 import (
 	"fmt"
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/lint"
 	"github.com/krender/krender/render"
 )
 
@@ -33,7 +33,7 @@ func benchCheck(b *testing.B, custom bool) {
 			fsys[name] = &fstest.MapFile{Data: text}
 		}
 		opts := render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
-		var cfg lint.Config
+		var cfg check.Config
 		objects := f.Objects()
 		if custom {
 			opts.Paths = append(opts.Paths, fleetgen.CustomDir)
@@ -41,11 +41,11 @@ func benchCheck(b *testing.B, custom bool) {
 			objects += f.CustomObjects()
 		}
 		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
-			var findings []lint.Finding
+			var findings []check.Finding
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if findings, err = lint.Run(fsys, opts, cfg); err != nil {
+				if findings, err = check.Run(fsys, opts, cfg); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,4 +1,4 @@
-package hash_test
+package contenthash_test
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/hash"
+	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
@@ -133,7 +133,7 @@ func BenchmarkStage(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			st, err := hash.New(profiles.Hash{})
+			st, err := contenthash.New(profiles.Hash{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -162,7 +162,7 @@ func BenchmarkToKyaml(b *testing.B) {
 	o := objs[0]
 	b.Run("field-copy", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := hash.Sum(o.Node); err != nil {
+			if _, err := contenthash.Sum(o.Node); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,6 +1,6 @@
-// Package lint reports manifests that render fine but misbehave at run time:
+// Package check reports manifests that render fine but misbehave at run time:
 // the traps krender exists for, as rules with ids, severities and fixes.
-package lint
+package check
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package hash_test
+package contenthash_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/kustomize/api/hasher"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/krender/krender/hash"
+	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/render"
@@ -79,7 +79,7 @@ func TestSumAgreesWithTextRoute(t *testing.T) {
 			continue
 		}
 		n++
-		got, err := hash.Sum(o.Node)
+		got, err := contenthash.Sum(o.Node)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func sumText(t *testing.T, text string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := hash.Sum(objs[0].Node)
+	s, err := contenthash.Sum(objs[0].Node)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,13 +223,13 @@ func TestChangedValueRollsPods(t *testing.T) {
 		if str(cm1, "metadata", "name") != "settings" || str(cm2, "metadata", "name") != "settings" {
 			t.Fatalf("annotation mode renamed the ConfigMap: %q, %q", str(cm1, "metadata", "name"), str(cm2, "metadata", "name"))
 		}
-		h1 := str(tpl1, "metadata", "annotations", hash.ConfigHashKey)
-		h2 := str(tpl2, "metadata", "annotations", hash.ConfigHashKey)
+		h1 := str(tpl1, "metadata", "annotations", contenthash.ConfigHashKey)
+		h2 := str(tpl2, "metadata", "annotations", contenthash.ConfigHashKey)
 		if h1 == "" || h2 == "" || h1 == h2 {
 			t.Errorf("config-hash %q then %q: want two different values", h1, h2)
 		}
 		_, tpl3 := renderRoll(t, "annotation", "RELEASE=r2")
-		if h3 := str(tpl3, "metadata", "annotations", hash.ConfigHashKey); h3 != h1 {
+		if h3 := str(tpl3, "metadata", "annotations", contenthash.ConfigHashKey); h3 != h1 {
 			t.Errorf("a label change moved config-hash %s -> %s", h1, h3)
 		}
 	})

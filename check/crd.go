@@ -1,4 +1,4 @@
-package lint
+package check
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/crd"
+	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/schema"
 	"github.com/krender/krender/workload"
 )
 
@@ -141,7 +141,7 @@ func templateField(c *ctx) {
 		if len(path) == 0 || !crd.IsCustom(o) {
 			continue
 		}
-		problems, err := schema.CheckPodTemplate(o, path)
+		problems, err := fieldcheck.CheckPodTemplate(o, path)
 		if err != nil {
 			c.failed(o, err)
 			continue

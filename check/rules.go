@@ -1,4 +1,4 @@
-package lint
+package check
 
 import (
 	"fmt"
@@ -8,15 +8,15 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/contenthash"
+	"github.com/krender/krender/contenthash/refs"
+	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/hash"
-	"github.com/krender/krender/hash/refs"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/istio"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/namespace"
 	"github.com/krender/krender/redact"
-	"github.com/krender/krender/schema"
 	"github.com/krender/krender/subst"
 	"github.com/krender/krender/workload"
 	"github.com/krender/krender/zones"
@@ -53,19 +53,19 @@ var rules = []Rule{
 		Summary: "hostAliases krender generated, listed for reviewers"},
 
 	// The render stages' own notes: render prints them, check counts them.
-	{ID: hash.RuleOldName, Severity: filepos.Warning,
+	{ID: contenthash.RuleOldName, Severity: filepos.Warning,
 		Summary: "a container's command, args or env value names a content-hashed ConfigMap or Secret by its old name, and no other object of the render has that name",
 		Fix:     "pass the name through a reference krender rewrites (a volume, envFrom, valueFrom), or annotate the ConfigMap/Secret krender.io/hash: \"off\""},
-	{ID: hash.RuleNotRendered, Severity: filepos.Warning,
+	{ID: contenthash.RuleNotRendered, Severity: filepos.Warning,
 		Summary: "a reference to a ConfigMap or Secret that is not in the render: it keeps its name and pods do not roll when it changes",
 		Fix:     "render the ConfigMap/Secret with the templates, or mark the reference optional if it may be absent"},
 	{ID: namespace.RuleUnknownScope, Severity: filepos.Info,
 		Summary: "a custom kind with no namespace whose scope no CRD tells, so the profile's namespace is not written into it",
 		Fix:     "write metadata.namespace, or give its CRD with --crds"},
-	{ID: hash.RuleKeepsName, Severity: filepos.Info,
+	{ID: contenthash.RuleKeepsName, Severity: filepos.Info,
 		Summary: "a ConfigMap or Secret no pod consumes keeps its name under hash mode suffix",
 		Fix:     "nothing to do; annotate it krender.io/hash: suffix to rename it anyway, or \"off\" to say so"},
-	{ID: hash.RuleNotApplicable, Severity: filepos.Warning,
+	{ID: contenthash.RuleNotApplicable, Severity: filepos.Warning,
 		Summary: "krender.io/hash on an object that is no ConfigMap or Secret, where it does nothing",
 		Fix:     "remove the annotation"},
 	{ID: istio.RuleHoldAdded, Severity: filepos.Info,
@@ -151,7 +151,7 @@ func varDefault(c *ctx) {
 
 func unknownField(c *ctx) {
 	for _, o := range c.set.Objects {
-		problems, err := schema.Check(o)
+		problems, err := fieldcheck.Check(o)
 		if err != nil {
 			c.report(o, nil, filepos.Err, "cannot check fields: "+err.Error(), "report this as a krender bug")
 			continue
@@ -287,7 +287,7 @@ type configSource struct {
 }
 
 // configSources lists the ConfigMaps and Secrets behind the named volume of
-// o's pod spec: the fields content hashing follows (hash/refs).
+// o's pod spec: the fields content hashing follows (contenthash/refs).
 func configSources(o *manifest.Object, spec *yaml.Node, volume string) []configSource {
 	var out []configSource
 	for _, v := range seq(manifest.Value(spec, "volumes")) {

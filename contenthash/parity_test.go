@@ -1,4 +1,4 @@
-package hash_test
+package contenthash_test
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/hash"
 	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/render"
@@ -121,21 +121,21 @@ func dropAnnotation(m map[string]any, key string) {
 	}
 }
 
-// dropNameLabel checks and removes hash.NameLabel: on an object renamed
+// dropNameLabel checks and removes contenthash.NameLabel: on an object renamed
 // with a hash suffix it holds the name without the suffix.
 func dropNameLabel(t *testing.T, m map[string]any) {
 	t.Helper()
 	md, _ := m["metadata"].(map[string]any)
 	labels, _ := md["labels"].(map[string]any)
-	v, ok := labels[hash.NameLabel]
+	v, ok := labels[contenthash.NameLabel]
 	name := str(m, "metadata", "name")
-	if hashSuffix(name) && (!ok || v != hash.NameLabelValue(name[:len(name)-11])) {
-		t.Errorf("%s: label %s is %v, want the name as written", id(m), hash.NameLabel, v)
+	if hashSuffix(name) && (!ok || v != contenthash.NameLabelValue(name[:len(name)-11])) {
+		t.Errorf("%s: label %s is %v, want the name as written", id(m), contenthash.NameLabel, v)
 	}
 	if !ok {
 		return
 	}
-	delete(labels, hash.NameLabel)
+	delete(labels, contenthash.NameLabel)
 	if len(labels) == 0 {
 		delete(md, "labels")
 	}

@@ -1,4 +1,4 @@
-// Package hash gives each ConfigMap and Secret that a pod of the render
+// Package contenthash gives each ConfigMap and Secret that a pod of the render
 // consumes a name that changes with its content, kustomize's `name-<hash>`,
 // and rewrites every reference to it, so that new configuration rolls the
 // pods that use it. The others keep their names: software may read them by
@@ -8,7 +8,7 @@
 // The cost is linear: one pass hashes and indexes the ConfigMaps and Secrets
 // by (namespace, kind, name), a second walks each object's reference fields
 // once (refs.Table) and looks every name up in that index.
-package hash
+package contenthash
 
 import (
 	"fmt"
@@ -17,8 +17,8 @@ import (
 	"go.yaml.in/yaml/v4"
 	"sigs.k8s.io/kustomize/api/hasher"
 
+	"github.com/krender/krender/contenthash/refs"
 	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/hash/refs"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/workload"

@@ -1,13 +1,13 @@
-package hash_test
+package contenthash_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/hash"
+	"github.com/krender/krender/contenthash"
+	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/schema"
 )
 
 // aliasObjects parses a ConfigMap and a Deployment of about 60 nodes as
@@ -31,7 +31,7 @@ func aliasObjects(t *testing.T) []*manifest.Object {
 // Hashing copies what aliases name into kustomize's nodes: it checks the
 // count itself rather than trust the stages before it.
 func TestHashRefusesExpansionPastTheLimit(t *testing.T) {
-	st, err := hash.New(profiles.Hash{Mode: profiles.Str{Value: hash.Annotation}}) // hashes what no pod consumes too
+	st, err := contenthash.New(profiles.Hash{Mode: profiles.Str{Value: contenthash.Annotation}}) // hashes what no pod consumes too
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestHashRefusesExpansionPastTheLimit(t *testing.T) {
 
 // So does the schema check, whose sigs.k8s.io/yaml expands aliases.
 func TestSchemaRefusesExpansionPastTheLimit(t *testing.T) {
-	_, err := schema.Check(aliasObjects(t)[1])
+	_, err := fieldcheck.Check(aliasObjects(t)[1])
 	if err == nil || !strings.Contains(err.Error(), "excessive aliasing: *a stands for 21 nodes") {
 		t.Fatalf("got %v", err)
 	}

@@ -1,7 +1,7 @@
-// Package schema checks built-in Kubernetes objects against their Go types
+// Package fieldcheck checks built-in Kubernetes objects against their Go types
 // offline, so a misspelled field (`hostAliases[0].hostname`) is caught before
 // `kubectl apply --validate=strict` would reject it.
-package schema
+package fieldcheck
 
 import (
 	"bytes"

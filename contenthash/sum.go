@@ -1,4 +1,4 @@
-package hash
+package contenthash
 
 import (
 	"go.yaml.in/yaml/v4"
