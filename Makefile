@@ -36,7 +36,7 @@ test-unit: tools
 FUZZ := \
 	./subst/shellformat:FuzzShellFormat \
 	./profiles:FuzzProfile \
-	./cmd/krender:FuzzRender \
+	./internal/cli:FuzzRender \
 	./yqexpr:FuzzPlan \
 	./hash:FuzzStringDataSum \
 	./inject:FuzzFill \

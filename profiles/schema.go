@@ -218,7 +218,7 @@ func enum(root *jsonschema.Schema, path []string, values ...any) {
 }
 
 // schemaDocs are the descriptions editors show, keyed by Go type and field.
-// TestSchemaDescribesEveryKey (cmd/krender) requires one for every key.
+// TestSchemaDescribesEveryKey (internal/cli) requires one for every key.
 var schemaDocs = map[string]string{
 	"fileDoc.Limits":             "Limits on input size and work, so a hostile template cannot exhaust memory (docs/limits.md). Merged key by key across extends.",
 	"fileDoc.Substitution":       "Substitution settings: fields of your own custom resources whose undefined $NAME is left for run time.",

@@ -22,7 +22,7 @@ import (
 // profile read them. yqlib guards them only through its process-wide
 // ConfiguredSecurityPreferences, which a library must not set for the
 // program it is part of, so Compile puts yq's own refusal in their place
-// (see fence); the CLI sets the preferences too (cmd/krender), because
+// (see fence); the CLI sets the preferences too (internal/cli), because
 // eval parses its argument while it runs, past any check made here.
 var fenced = map[string]string{
 	"LOAD":        "file operations have been disabled",

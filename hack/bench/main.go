@@ -587,7 +587,7 @@ func sameFile(a, b string) (bool, error) {
 	return bytes.Equal(x, y), nil
 }
 
-// krenderGC is what krender sets for itself (cmd/krender tuneGC), given to
+// krenderGC is what krender sets for itself (internal/cli tuneGC), given to
 // the floor and the profiled render so that they compare work, not GC tuning.
 var krenderGC = []string{"GOGC=1000", "GOMEMLIMIT=150MiB"}
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ func schemaText(t *testing.T) []byte {
 }
 
 // TestSchemaCommittedCopy keeps profiles/profile.schema.json equal to what
-// the Go types give (go test ./cmd/krender -run Schema -update rewrites it).
+// the Go types give (go test ./internal/cli -run Schema -update rewrites it).
 func TestSchemaCommittedCopy(t *testing.T) {
 	got := schemaText(t)
 	if *update {
@@ -42,7 +42,7 @@ func TestSchemaCommittedCopy(t *testing.T) {
 	}
 	want, err := os.ReadFile(committedSchema)
 	if err != nil || !bytes.Equal(want, got) {
-		t.Fatalf("%s is not what krender schema prints (run go test ./cmd/krender -run Schema -update and review): %v", committedSchema, err)
+		t.Fatalf("%s is not what krender schema prints (run go test ./internal/cli -run Schema -update and review): %v", committedSchema, err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -88,12 +88,12 @@ func compareGolden(t *testing.T, path, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("missing golden file (run go test ./cmd/krender -update and review it): %v", err)
+		t.Fatalf("missing golden file (run go test ./internal/cli -update and review it): %v", err)
 	}
 	if string(want) != got {
 		// A unified diff: an inserted line shows as one "+" line, not as a
 		// change to every line after it.
-		t.Errorf("%s differs (run go test ./cmd/krender -update and review the diff):\n%s",
+		t.Errorf("%s differs (run go test ./internal/cli -update and review the diff):\n%s",
 			path, udiff.Unified(path, "got", string(want), got))
 	}
 }
