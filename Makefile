@@ -27,7 +27,7 @@ test-unit: tools
 	$(BIN)/staticcheck -tags e2e ./...
 	KRENDER_REQUIRE_TOOLS=1 $(GO) test -count=1 ./...
 	# Tenants render concurrently: the race detector over the packages that run them.
-	$(GO) test -race -count=1 ./render/... ./output/... ./cmd/... ./check/... ./inject/... ./yqexpr/...
+	$(GO) test -race -count=1 ./render/... ./output/... ./cmd/... ./internal/cli/... ./check/... ./inject/... ./yqexpr/...
 	$(MAKE) fuzz-run FUZZTIME=$(FUZZTIME_SHORT) FUZZMINIMIZE=2s
 
 # Go native fuzzing (docs/fuzzing.md): package:target. Seeds and every
@@ -38,7 +38,7 @@ FUZZ := \
 	./profiles:FuzzProfile \
 	./internal/cli:FuzzRender \
 	./yqexpr:FuzzPlan \
-	./hash:FuzzStringDataSum \
+	./contenthash:FuzzStringDataSum \
 	./inject:FuzzFill \
 	./manifest:FuzzTextBounds \
 	./crd:FuzzValidate
