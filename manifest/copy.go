@@ -149,14 +149,14 @@ type copier struct {
 // newCopier sizes the copy of root: its nodes are allocated together.
 // A tree with aliases is copied node by node through seen, so that shared
 // nodes stay shared and aliases point at their copied anchors.
-func newCopier(root *yaml.Node, from, to *Object) *copier {
+func newCopier(root *yaml.Node, from, to *Object) copier {
 	nodes, edges, aliases := 0, 0, false
 	Walk(root, func(n *yaml.Node) {
 		nodes++
 		edges += len(n.Content)
 		aliases = aliases || n.Alias != nil
 	})
-	c := &copier{from: from, to: to}
+	c := copier{from: from, to: to}
 	if aliases {
 		c.seen = map[*yaml.Node]*yaml.Node{}
 		return c
@@ -265,7 +265,8 @@ func (o *Object) movedRefs(moved map[*yaml.Node]*yaml.Node, fresh bool) []Ref {
 // and a node copied from none is recorded as made by stage. To follow the
 // copies, each input node carries an id in its Line while eval runs.
 func (o *Object) Rebuild(stage string, target, extra *yaml.Node, src *Source, eval func(target, extra *yaml.Node) (*yaml.Node, error)) error {
-	extra = newCopier(extra, nil, nil).node(extra) // the caller's node is shared: stamp a copy
+	cp := newCopier(extra, nil, nil)
+	extra = cp.node(extra) // the caller's node is shared: stamp a copy
 	st := stamps{stage: stage}
 	st.stamp(target, func(n *yaml.Node) origin { return o.origin[n] })
 	st.stamp(extra, func(*yaml.Node) origin { return origin{src: src} })
