@@ -16,7 +16,7 @@ import (
 	"github.com/krender/krender/contenthash/refs"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubeapi"
 	"github.com/krender/krender/manifest"
 )
 
@@ -193,7 +193,7 @@ func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 		p.Namespace = doc.Namespace
 	}
 	if kv := doc.KubeVersion; kv.Value != "" {
-		v, err := lifecycle.ParseVersion(kv.Value)
+		v, err := kubeapi.ParseVersion(kv.Value)
 		if err != nil {
 			return filepos.Errorf(kv.Pos, "kubeVersion %v", err)
 		}
