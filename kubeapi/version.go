@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // Version is a Kubernetes minor release; patch releases never change which
@@ -21,13 +22,14 @@ type Version struct{ Major, Minor int }
 // JSON Schema (ECMA-262) reads the same way.
 const VersionPattern = `^v?1\.(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]*)?)?$`
 
-var versionText = regexp.MustCompile(VersionPattern)
+// versionText is compiled on first use, not at start-up.
+var versionText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(VersionPattern) })
 
 // ParseVersion reads a release as people write it: "1.33", "v1.33",
 // "1.33.4", or what `kubectl version` prints for a managed cluster
 // ("v1.33.4-eks-1234"). The patch and anything after it are dropped.
 func ParseVersion(s string) (Version, error) {
-	m := versionText.FindStringSubmatch(s)
+	m := versionText().FindStringSubmatch(s)
 	if m == nil {
 		return Version{}, fmt.Errorf("%q is not a Kubernetes release: write 1.minor, like \"1.33\" (v1.33 and 1.33.4 work too)", s)
 	}
