@@ -127,7 +127,10 @@ func beforeMarkdown(c config, rows []row) string {
 	fmt.Fprintf(&b, "\n## Before and after (this build against %s, measured side by side)\n\n", c.beforeName)
 	fmt.Fprintf(&b, "The two builds run alternately, %d rounds each (which of them goes first changes every round), on the same\n", c.runs)
 	b.WriteString("fleets and profile; medians of wall and CPU time, largest peak RSS. *before* is ")
-	fmt.Fprintf(&b, "%s (`%s`); *after* is the build\nmeasured above (`%s`). The ratios are after's time over before's.\n\n", c.beforeName, c.before, c.krender)
+	if c.beforeName != c.before {
+		fmt.Fprintf(&b, "%s, ", c.beforeName)
+	}
+	fmt.Fprintf(&b, "`%s`; *after* is the build\nmeasured above, `%s`. The ratios are after's time over before's.\n\n", c.before, c.krender)
 	b.WriteString("| T | objects | command | before CPU | after CPU | before wall | after wall | before peak RSS | after peak RSS | wall after/before | CPU after/before |\n")
 	b.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|\n")
 	for _, r := range rows {

@@ -120,3 +120,25 @@ func TestBeforeRenderCheck(t *testing.T) {
 		t.Errorf("other: %s", got)
 	}
 }
+
+// TestBeforeCheckWorks: a before build that cannot check the fleet (too
+// old, or failing) is measured on render alone, and the Checks say why.
+func TestBeforeCheckWorks(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		t.Helper()
+		p := dir + "/" + name
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old := script("old", "echo 'unknown command \"check\"' >&2; exit 2\n")
+	if ok, note := beforeCheckWorks(dir, old); ok || !strings.Contains(note, "before: check not measured") || !strings.Contains(note, `unknown command "check"`) {
+		t.Errorf("old build: %v %q", ok, note)
+	}
+	good := script("good", "echo '[{\"severity\":\"error\"}]'; exit 1\n")
+	if ok, note := beforeCheckWorks(dir, good); !ok || note != "before: krender check: 1 findings (1 errors, 0 warnings, 0 notes), exit 1" {
+		t.Errorf("checking build: %v %q", ok, note)
+	}
+}

@@ -10,13 +10,17 @@
 //     same render in memory, with the linter) on the same fleet and profile,
 //     once as it is and once with a ServiceMonitor per app and its CRD
 //     (--crds), which only that run reads;
-//  4. a floor: the YAML library alone parsing and re-emitting krender's output.
+//  4. a floor: the YAML library alone parsing and re-emitting krender's output;
+//  5. given -before, a previous krender build's render and check, run
+//     alternately with this build's, round by round, so that both share
+//     the machine's noise.
 //
 // Each is run as a child process and measured by wall time, CPU time
 // (user+sys, children included) and peak RSS, from wait4's rusage. Results
-// go to stdout and to BENCHMARKS.md; sections of BENCHMARKS.md that it does
+// go to stdout and to BENCHMARKS.md, with a chart of wall time against
+// objects beside it (BENCHMARKS.svg); sections of BENCHMARKS.md that it does
 // not write (notes added by hand) are kept, after the generated ones. Run it
-// through `make bench`.
+// through `make bench` (`make bench BEFORE=<git ref>` for a before build).
 package main
 
 import (
@@ -126,29 +130,8 @@ type row struct {
 }
 
 func run(c config) error {
-	for _, p := range []*string{&c.krender, &c.yq, &c.work, &c.out} {
-		abs, err := filepath.Abs(*p)
-		if err != nil {
-			return err
-		}
-		*p = abs
-	}
-	tools := map[string]string{"krender": c.krender, "yq": c.yq, "envsubst": "envsubst", "sed": "sed", "bash": "bash"}
-	if c.kustomize {
-		tools["kubectl"] = c.kubectl
-	}
-	if c.before != "" {
-		abs, err := filepath.Abs(c.before)
-		if err != nil {
-			return err
-		}
-		c.before = abs
-		tools["the -before build"] = c.before
-	}
-	for name, path := range tools {
-		if _, err := exec.LookPath(path); err != nil {
-			return fmt.Errorf("%s not found (%s): run `make tools build` first", name, path)
-		}
+	if err := resolveTools(&c); err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -198,6 +181,36 @@ func run(c config) error {
 	return os.WriteFile(c.out, []byte(report), 0o644)
 }
 
+// resolveTools makes the paths absolute (children run in the fleet's
+// directory) and finds every tool the run needs before anything is measured.
+func resolveTools(c *config) error {
+	for _, p := range []*string{&c.krender, &c.yq, &c.work, &c.out} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = abs
+	}
+	tools := map[string]string{"krender": c.krender, "yq": c.yq, "envsubst": "envsubst", "sed": "sed", "bash": "bash"}
+	if c.kustomize {
+		tools["kubectl"] = c.kubectl
+	}
+	if c.before != "" {
+		abs, err := filepath.Abs(c.before)
+		if err != nil {
+			return err
+		}
+		c.before = abs
+		tools["the -before build"] = c.before
+	}
+	for name, path := range tools {
+		if _, err := exec.LookPath(path); err != nil {
+			return fmt.Errorf("%s not found (%s): run `make tools build` first", name, path)
+		}
+	}
+	return nil
+}
+
 func measureSize(c config, self string, tenants int) (row, error) {
 	f := fleetgen.Fleet{Apps: c.apps, Tenants: tenants}
 	dir := filepath.Join(c.work, fmt.Sprintf("t%d", tenants))
@@ -212,49 +225,11 @@ func measureSize(c config, self string, tenants int) (row, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return row{}, err
 	}
-	fmt.Fprintf(os.Stderr, "T=%d: krender%s\n", tenants, c.andBefore())
+	if err := measureRenderCheck(c, f, dir, &r); err != nil {
+		return r, err
+	}
 	stream := filepath.Join(out, "krender.yaml")
-	beforeStream := filepath.Join(out, "before.yaml")
 	var err error
-	args := []string{"render", "-p", fleetgen.Profile, fleetgen.AppsDir}
-	var renderBefore func(string) (usage, error)
-	if c.before != "" {
-		renderBefore = func(bin string) (usage, error) { return child(dir, nil, beforeStream, bin, args...) }
-	}
-	if r.krender, r.before.render, err = alongside(c,
-		func(bin string) (usage, error) { return child(dir, nil, stream, bin, args...) }, renderBefore); err != nil {
-		return r, err
-	}
-	if r.serial, err = median(c.runs, func() (usage, error) {
-		return child(dir, []string{"GOMAXPROCS=1"}, filepath.Join(out, "krender-1.yaml"), c.krender, args...)
-	}); err != nil {
-		return r, err
-	}
-	r.checks = append(r.checks, krenderChecks(f, stream, filepath.Join(out, "krender-1.yaml"))...)
-	if c.before != "" {
-		r.checks = append(r.checks, beforeRenderCheck(stream, beforeStream))
-	}
-
-	// krender check on the same fleet and profile, its findings printed as
-	// text (the default). Exit 1 means error findings: a successful run.
-	fmt.Fprintf(os.Stderr, "T=%d: krender check%s\n", tenants, c.andBefore())
-	checkArgs := []string{"check", "-p", fleetgen.Profile, fleetgen.AppsDir}
-	var checkBefore func(string) (usage, error)
-	if c.before != "" {
-		ok, note := beforeCheckWorks(dir, c.before)
-		r.checks = append(r.checks, note)
-		if ok {
-			checkBefore = func(bin string) (usage, error) {
-				return childExits(dir, nil, filepath.Join(out, "before-check.txt"), checkExits, bin, checkArgs...)
-			}
-		}
-	}
-	if r.check, r.before.check, err = alongside(c, func(bin string) (usage, error) {
-		return childExits(dir, nil, filepath.Join(out, "check.txt"), checkExits, bin, checkArgs...)
-	}, checkBefore); err != nil {
-		return r, err
-	}
-	r.checks = append(r.checks, findingsCheck(dir, c.krender))
 
 	// The same with every app's ServiceMonitor and the CRD it is validated
 	// against: what custom resources add to a check.
@@ -297,24 +272,86 @@ func measureSize(c config, self string, tenants int) (row, error) {
 	r.checks = append(r.checks, fmt.Sprintf("shell: wrote %d files for %d tenants (want %d)", len(files), n, n*c.apps*len(fleetgen.Kinds)))
 
 	if c.kustomize {
-		fmt.Fprintf(os.Stderr, "T=%d: kubectl kustomize\n", tenants)
-		kz := filepath.Join(dir, "kustomize")
-		if _, err := child(dir, nil, "", c.krender, "render", "-p", fleetgen.ProfileNoHash, "-o", kz, fleetgen.AppsDir); err != nil {
-			return r, fmt.Errorf("preparing kustomize's input: %w", err)
-		}
-		if err := kustomizations(f, kz); err != nil {
+		if err := measureKustomize(c, f, dir, &r); err != nil {
 			return r, err
 		}
-		script := filepath.Join(dir, "kustomize.sh")
-		if err := os.WriteFile(script, []byte(kustomizeScript(f)), 0o755); err != nil {
-			return r, err
-		}
-		if r.kustomize, err = child(dir, nil, "", "bash", script, c.kubectl); err != nil {
-			return r, err
-		}
-		r.checks = append(r.checks, hashCheck(f, stream, filepath.Join(out, "kustomize", f.Tenant(0)+".yaml")))
 	}
 	return r, nil
+}
+
+// measureRenderCheck measures krender render (and on one core) and krender
+// check on the fleet in dir, each alternately with the before build's, if
+// there is one, and states what they did.
+func measureRenderCheck(c config, f fleetgen.Fleet, dir string, r *row) error {
+	fmt.Fprintf(os.Stderr, "T=%d: krender%s\n", f.Tenants, c.andBefore())
+	out := filepath.Join(dir, "out")
+	stream := filepath.Join(out, "krender.yaml")
+	beforeStream := filepath.Join(out, "before.yaml")
+	var err error
+	args := []string{"render", "-p", fleetgen.Profile, fleetgen.AppsDir}
+	var renderBefore func(string) (usage, error)
+	if c.before != "" {
+		renderBefore = func(bin string) (usage, error) { return child(dir, nil, beforeStream, bin, args...) }
+	}
+	if r.krender, r.before.render, err = alongside(c,
+		func(bin string) (usage, error) { return child(dir, nil, stream, bin, args...) }, renderBefore); err != nil {
+		return err
+	}
+	if r.serial, err = median(c.runs, func() (usage, error) {
+		return child(dir, []string{"GOMAXPROCS=1"}, filepath.Join(out, "krender-1.yaml"), c.krender, args...)
+	}); err != nil {
+		return err
+	}
+	r.checks = append(r.checks, krenderChecks(f, stream, filepath.Join(out, "krender-1.yaml"))...)
+	if c.before != "" {
+		r.checks = append(r.checks, beforeRenderCheck(stream, beforeStream))
+	}
+
+	// krender check on the same fleet and profile, its findings printed as
+	// text (the default). Exit 1 means error findings: a successful run.
+	fmt.Fprintf(os.Stderr, "T=%d: krender check%s\n", f.Tenants, c.andBefore())
+	checkArgs := []string{"check", "-p", fleetgen.Profile, fleetgen.AppsDir}
+	var checkBefore func(string) (usage, error)
+	if c.before != "" {
+		ok, note := beforeCheckWorks(dir, c.before)
+		r.checks = append(r.checks, note)
+		if ok {
+			checkBefore = func(bin string) (usage, error) {
+				return childExits(dir, nil, filepath.Join(out, "before-check.txt"), checkExits, bin, checkArgs...)
+			}
+		}
+	}
+	if r.check, r.before.check, err = alongside(c, func(bin string) (usage, error) {
+		return childExits(dir, nil, filepath.Join(out, "check.txt"), checkExits, bin, checkArgs...)
+	}, checkBefore); err != nil {
+		return err
+	}
+	r.checks = append(r.checks, findingsCheck(dir, c.krender))
+	return nil
+}
+
+// measureKustomize runs kubectl kustomize once per tenant on krender's
+// unhashed output, each ConfigMap turned into a configMapGenerator.
+func measureKustomize(c config, f fleetgen.Fleet, dir string, r *row) error {
+	out := filepath.Join(dir, "out")
+	fmt.Fprintf(os.Stderr, "T=%d: kubectl kustomize\n", f.Tenants)
+	kz := filepath.Join(dir, "kustomize")
+	if _, err := child(dir, nil, "", c.krender, "render", "-p", fleetgen.ProfileNoHash, "-o", kz, fleetgen.AppsDir); err != nil {
+		return fmt.Errorf("preparing kustomize's input: %w", err)
+	}
+	if err := kustomizations(f, kz); err != nil {
+		return err
+	}
+	script := filepath.Join(dir, "kustomize.sh")
+	if err := os.WriteFile(script, []byte(kustomizeScript(f)), 0o755); err != nil {
+		return err
+	}
+	var err error
+	if r.kustomize, err = child(dir, nil, "", "bash", script, c.kubectl); err != nil {
+		return err
+	}
+	r.checks = append(r.checks, hashCheck(f, filepath.Join(out, "krender.yaml"), filepath.Join(out, "kustomize", f.Tenant(0)+".yaml")))
+	return nil
 }
 
 // child runs one command and measures it; stdout goes to the file named, or
