@@ -79,7 +79,7 @@ func main() {
 	flag.StringVar(&sizes, "sizes", "10,100,500", "tenant counts to measure")
 	flag.IntVar(&c.apps, "apps", 20, "apps per tenant (a Deployment, a Service and a ConfigMap each)")
 	flag.IntVar(&c.sample, "shell-sample", 10, "tenants the shell pipeline renders when T is larger; its time is scaled by T/sample")
-	flag.IntVar(&c.runs, "runs", 5, "runs of krender and of the floor per size (the median is reported)")
+	flag.IntVar(&c.runs, "runs", 5, "runs of krender and of the floor per size, rounds with -before (the median is reported)")
 	flag.StringVar(&c.krender, "krender", "./krender", "krender binary")
 	flag.StringVar(&c.yq, "yq", ".cache/bin/yq", "mikefarah yq binary (hack/tools.sh builds it)")
 	flag.StringVar(&c.kubectl, "kubectl", "kubectl", "kubectl binary with kustomize built in")
