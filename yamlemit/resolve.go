@@ -165,7 +165,7 @@ func desolvedStyle(n *yaml.Node) (yaml.Style, bool) {
 		return st, true
 	case stag == strTag:
 		if st&quoted == 0 {
-			st |= yaml.SingleQuotedStyle
+			st |= yaml.DoubleQuotedStyle // the legacy quote preference's
 		}
 		return st, true
 	}
