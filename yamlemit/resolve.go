@@ -85,7 +85,20 @@ func resolveTag(in string) string {
 	return strTag
 }
 
+// numeric are the bytes of go-yaml's ints (any base), floats and timestamps.
+var numeric = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEFxXoO_+-.:tTzZ " {
+		t[c] = true
+	}
+	return t
+}()
+
 func resolveNumber(in string) string {
+	for i := 0; i < len(in); i++ {
+		if !numeric[in[i]] {
+			return strTag // "500m", "-c": no number (and no parse errors to allocate)
+		}
+	}
 	if isTimestamp(in) {
 		return timestampTag
 	}
@@ -159,6 +172,9 @@ func desolvedStyle(n *yaml.Node) (yaml.Style, bool) {
 		return st, n.Value == "<<"
 	default:
 		return st, false
+	}
+	if stag == intTag || stag == floatTag || stag == strTag && st&quoted != 0 {
+		return st, true // the tag goes, whatever the value resolves to
 	}
 	switch rtag := resolveTag(n.Value); {
 	case rtag == stag, stag == intTag, stag == floatTag:
