@@ -2,6 +2,7 @@ package yamlemit
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v4"
@@ -56,5 +57,55 @@ func TestLayouts(t *testing.T) {
 		if !same(t, parse(t, text)) {
 			t.Errorf("declined %q", text)
 		}
+	}
+}
+
+// TestDeclines: what the fast path leaves to go-yaml, it declines, and dst
+// comes back as it was.
+func TestDeclines(t *testing.T) {
+	scalar := func(v, tag string, st yaml.Style) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: v, Tag: tag, Style: st}
+	}
+	mapping := func(k, v *yaml.Node) *yaml.Node {
+		return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{k, v}}
+	}
+	key := scalar("k", "", 0)
+	for name, n := range map[string]*yaml.Node{
+		"anchor":          mapping(key, &yaml.Node{Kind: yaml.ScalarNode, Value: "v", Anchor: "x"}),
+		"alias":           mapping(key, &yaml.Node{Kind: yaml.AliasNode, Value: "x"}),
+		"custom tag":      mapping(key, scalar("v", "!foo", 0)),
+		"binary":          mapping(key, scalar("aGk=", "!!binary", 0)),
+		"shown tag":       mapping(key, scalar("v", "!!str", yaml.TaggedStyle)),
+		"bool not a bool": mapping(key, scalar("maybe", "!!bool", 0)),
+		"mapping tag":     {Kind: yaml.MappingNode, Tag: "!!set"},
+		"complex key":     mapping(&yaml.Node{Kind: yaml.SequenceNode}, scalar("v", "", 0)),
+		"multi-line key":  mapping(scalar("a\nb", "", 0), scalar("v", "", 0)),
+		"long key":        mapping(scalar(strings.Repeat("k", 129), "", 0), scalar("v", "", 0)),
+		"not UTF-8":       mapping(key, scalar("\xff", "", 0)),
+		"comment":         mapping(key, &yaml.Node{Kind: yaml.ScalarNode, Value: "v", LineComment: "# \xff"}),
+		"document inside": mapping(key, &yaml.Node{Kind: yaml.DocumentNode}),
+		"document":        {Kind: yaml.DocumentNode, Content: []*yaml.Node{mapping(key, scalar("v", "", 0))}},
+	} {
+		dst := []byte("kept")
+		out, ok := Append(dst, n)
+		if ok || string(out) != "kept" {
+			t.Errorf("%s: ok=%v, out=%q; want it declined", name, ok, out)
+		}
+	}
+}
+
+// TestTreeUnchanged: go-yaml's Dumper drops inferable tags and sets quoting
+// styles on the tree it prints; Append leaves the tree as it was.
+func TestTreeUnchanged(t *testing.T) {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "k"},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "123"},
+	}}
+	out, ok := Append(nil, n)
+	if !ok || string(out) != "k: \"123\"\n" {
+		t.Fatalf("got %q, %v", out, ok)
+	}
+	if n.Tag != "!!map" || n.Content[1].Tag != "!!str" || n.Content[1].Style != 0 {
+		t.Errorf("the tree changed: %+v %+v", n, n.Content[1])
 	}
 }

@@ -20,14 +20,15 @@ func Append(dst []byte, root *yaml.Node) (out []byte, ok bool) {
 		return dst, false
 	}
 	e := pool.Get().(*emitter)
-	defer pool.Put(e)
 	e.reset(dst)
 	e.node(root, "", "")
 	e.emit(&event{typ: evDocEnd})
-	if e.declined {
+	out, ok = e.out, !e.declined
+	e.out = nil // the pool keeps no caller's buffer
+	pool.Put(e)
+	if !ok {
 		return dst, false
 	}
-	out, e.out = e.out, nil
 	return out, true
 }
 
