@@ -356,13 +356,8 @@ func (e *emitter) selectScalarStyle(ev *event) {
 	if e.simpleKeyCtx && e.sc.multiline {
 		style = doubleStyle
 	}
-	if style == plainStyle {
-		if e.flowLevel > 0 && !e.sc.flowPlain || e.flowLevel == 0 && !e.sc.blockPlain {
-			style = singleStyle
-		}
-		if len(ev.value) == 0 && (e.flowLevel > 0 || e.simpleKeyCtx) {
-			style = singleStyle
-		}
+	if style == plainStyle && !e.plainAllowed(ev.value) {
+		style = singleStyle // the quote style the emitter's legacy preference requires
 	}
 	if style == singleStyle && !e.sc.singleQuoted {
 		style = doubleStyle
@@ -371,6 +366,14 @@ func (e *emitter) selectScalarStyle(ev *event) {
 		style = doubleStyle
 	}
 	e.sc.style = style
+}
+
+// plainAllowed: the value can be written plain where the emitter is.
+func (e *emitter) plainAllowed(v string) bool {
+	if e.flowLevel > 0 && !e.sc.flowPlain || e.flowLevel == 0 && !e.sc.blockPlain {
+		return false
+	}
+	return len(v) > 0 || e.flowLevel == 0 && !e.simpleKeyCtx
 }
 
 func (e *emitter) processScalar() {
