@@ -41,6 +41,7 @@ FUZZ := \
 	./contenthash:FuzzStringDataSum \
 	./inject:FuzzFill \
 	./manifest:FuzzTextBounds \
+	./manifest:FuzzEmitter \
 	./crd:FuzzValidate
 FUZZTIME_SHORT ?= 15s
 FUZZTIME ?= 10m
