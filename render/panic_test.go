@@ -2,6 +2,7 @@ package render
 
 import (
 	"errors"
+	"github.com/krender/krender/internal/bug"
 	"testing"
 )
 
@@ -16,7 +17,7 @@ func TestPanicOnWorkerBecomesError(t *testing.T) {
 		}
 		return i, nil
 	}, func(int, int) error { return nil })
-	var ie *InternalError
+	var ie *bug.Error
 	if !errors.As(err, &ie) || len(ie.Stack) == 0 {
 		t.Fatalf("got %v, want an *InternalError with its stack", err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/render"
 )
@@ -12,7 +13,7 @@ import (
 func fnCmd(h *host) *cobra.Command {
 	var sf secretFlags
 	var rf rootFlags
-	var o render.Options
+	var o action.Options
 	c := &cobra.Command{
 		Use:   "fn [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]...",
 		Short: "Run as a KRM function: render a ResourceList's items (stdin to stdout), for kustomize and kpt",
