@@ -2,12 +2,13 @@ package action
 
 import (
 	"fmt"
+	"github.com/krender/krender/render"
 	"testing"
 
 	"github.com/krender/krender/internal/fleetgen"
 )
 
-func tenantsOf(units []Unit) []string {
+func tenantsOf(units []render.Unit) []string {
 	var out []string
 	for _, u := range units {
 		out = append(out, u.Tenant)

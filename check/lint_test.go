@@ -3,6 +3,8 @@ package check
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/userfs"
 	"os"
 	"regexp"
 	"strings"
@@ -15,7 +17,6 @@ import (
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
-	"github.com/krender/krender/render"
 )
 
 func TestWritesEtcHosts(t *testing.T) {
@@ -54,7 +55,7 @@ func TestWatchedFile(t *testing.T) {
 
 func findings(t *testing.T, dir string) []Finding {
 	t.Helper()
-	fs, err := Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
+	fs, err := Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/userfs"
 	"io"
 	"os/exec"
 	"sort"
@@ -18,7 +20,6 @@ import (
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/output"
-	"github.com/krender/krender/render"
 )
 
 func kubectl(t *testing.T) string {
@@ -40,7 +41,7 @@ func kustomize(t *testing.T, dir string) []map[string]any {
 // renderDir runs krender on dir as the CLI would and returns the objects and notes.
 func renderDir(t *testing.T, dir, profile string, paths ...string) ([]map[string]any, []filepos.Note) {
 	t.Helper()
-	e, err := render.New(render.DirFS(dir), render.Options{Profile: profile, Paths: paths})
+	e, err := action.Engine(userfs.Dir(dir), action.Options{Profile: profile, Paths: paths})
 	if err != nil {
 		t.Fatal(err)
 	}

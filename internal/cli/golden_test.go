@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,6 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/afero"
-
-	"github.com/krender/krender/render"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -71,7 +70,7 @@ func runCase(t *testing.T, dir string, args []string, outFS afero.Fs) (string, s
 func runCaseStdin(t *testing.T, dir string, args []string, outFS afero.Fs, stdin []byte) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runWith(args, bytes.NewReader(stdin), &out, &errb, render.DirFS(dir), outFS, noEnv)
+	code := runWith(args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), outFS, noEnv)
 	if strings.Contains(errb.String(), "krender: internal error") {
 		t.Fatalf("krender crashed (a bug, whatever the input):\n%s", errb.String())
 	}

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/krender/krender/redact"
-	"github.com/krender/krender/render"
 	"github.com/spf13/afero"
 )
 
@@ -27,7 +27,7 @@ func (f *fakeEnv) get(name string) (string, bool) {
 func runEnv(t *testing.T, dir string, env *fakeEnv, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runWith(args, strings.NewReader(""), &out, &errb, render.DirFS(dir), afero.NewOsFs(), env.get)
+	code := runWith(args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewOsFs(), env.get)
 	return out.String(), errb.String(), code
 }
 
