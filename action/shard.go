@@ -2,9 +2,10 @@ package action
 
 import (
 	"fmt"
-	"github.com/krender/krender/render"
 	"strconv"
 	"strings"
+
+	"github.com/krender/krender/render"
 )
 
 // Shard selects a 1/Count slice of a run's units so that Count CI jobs

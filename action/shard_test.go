@@ -2,10 +2,10 @@ package action
 
 import (
 	"fmt"
-	"github.com/krender/krender/render"
 	"testing"
 
 	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/render"
 )
 
 func tenantsOf(units []render.Unit) []string {

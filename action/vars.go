@@ -2,7 +2,6 @@ package action
 
 import (
 	"fmt"
-	"github.com/krender/krender/render"
 	"io"
 	"io/fs"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
+	"github.com/krender/krender/render"
 )
 
 // Vars is the vars action: it lists, per template location, what

@@ -2,10 +2,10 @@ package check_test
 
 import (
 	"fmt"
-	"github.com/krender/krender/action"
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/internal/fleetgen"
 )

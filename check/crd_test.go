@@ -2,10 +2,11 @@ package check
 
 import (
 	"fmt"
-	"github.com/krender/krender/action"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/krender/krender/action"
 )
 
 const gadgetCRD = `apiVersion: apiextensions.k8s.io/v1

@@ -4,6 +4,7 @@ package check
 
 import (
 	"cmp"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -19,7 +20,6 @@ import (
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/userfs"
-	"io/fs"
 )
 
 // Finding is one problem, in the template's coordinates.

@@ -3,8 +3,6 @@ package check
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/userfs"
 	"os"
 	"regexp"
 	"strings"
@@ -12,11 +10,13 @@ import (
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
+	"github.com/krender/krender/userfs"
 )
 
 func TestWritesEtcHosts(t *testing.T) {

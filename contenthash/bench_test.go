@@ -3,18 +3,18 @@ package contenthash_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/loader"
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/contenthash"
+	"github.com/krender/krender/loader"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/userfs"
 )
 
 // fleet writes n/2 apps, each a ConfigMap and a Deployment that uses it

@@ -2,7 +2,6 @@ package contenthash_test
 
 import (
 	"bytes"
-	"github.com/krender/krender/action"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"sigs.k8s.io/kustomize/api/hasher"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/userfs"
 	"io"
 	"os/exec"
 	"sort"
@@ -16,10 +14,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/output"
+	"github.com/krender/krender/userfs"
 )
 
 func kubectl(t *testing.T) string {

@@ -4,8 +4,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
+	"github.com/krender/krender/userfs"
 )
 
 // strategies are the zone settings every bundled profile is rendered with:

@@ -5,8 +5,6 @@ package e2e
 import (
 	"bytes"
 	"fmt"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/userfs"
 	"io/fs"
 	"slices"
 	"strings"
@@ -14,7 +12,9 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/output"
+	"github.com/krender/krender/userfs"
 )
 
 type deployment struct {

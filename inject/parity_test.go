@@ -3,8 +3,6 @@ package inject_test
 import (
 	"bytes"
 	"flag"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/userfs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,9 +11,11 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/userfs"
 )
 
 var regen = flag.Bool("regen-parity", false,

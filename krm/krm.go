@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 	"strings"
 
@@ -23,7 +24,6 @@ import (
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
-	"io/fs"
 )
 
 // The functionConfig krender takes, and the ResourceList versions it reads.

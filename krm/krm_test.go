@@ -3,9 +3,6 @@ package krm_test
 import (
 	"bytes"
 	"errors"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/loader"
-	"github.com/krender/krender/userfs"
 	"io"
 	"io/fs"
 	"reflect"
@@ -15,9 +12,12 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/krm"
+	"github.com/krender/krender/loader"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
+	"github.com/krender/krender/userfs"
 )
 
 // repo reads the repository's bundled profiles and templates.

@@ -3,6 +3,7 @@ package krm
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -15,7 +16,6 @@ import (
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/userfs"
-	"io/fs"
 )
 
 // Annotations orchestrators put on items to say where they came from: kpt

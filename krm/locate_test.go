@@ -1,7 +1,6 @@
 package krm_test
 
 import (
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loadroot"
+	"github.com/krender/krender/userfs"
 )
 
 // located is a ResourceList as kustomize sends it: keys sorted, comments

@@ -41,7 +41,6 @@ func TestWithin(t *testing.T) {
 	}
 }
 
-
 func TestCheckFollowsLinks(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "root")

@@ -2,10 +2,10 @@ package output
 
 import (
 	"fmt"
-	"github.com/krender/krender/action"
 	"io"
 	"testing"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
 )
 

@@ -2,7 +2,6 @@ package output
 
 import (
 	"errors"
-	"github.com/krender/krender/action"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/render"
 )
 

@@ -2,7 +2,6 @@ package output
 
 import (
 	"bytes"
-	"github.com/krender/krender/action"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -10,6 +9,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/afero"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/render"

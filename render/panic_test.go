@@ -2,8 +2,9 @@ package render
 
 import (
 	"errors"
-	"github.com/krender/krender/internal/bug"
 	"testing"
+
+	"github.com/krender/krender/internal/bug"
 )
 
 // A panic on a worker goroutine ends the run as an error, in index order

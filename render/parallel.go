@@ -1,11 +1,11 @@
 package render
 
 import (
-	"github.com/krender/krender/internal/bug"
 	"math"
 	"runtime"
 	"sync"
 
+	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/manifest"
 )
 

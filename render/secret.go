@@ -3,12 +3,12 @@ package render
 import (
 	"errors"
 	"fmt"
-	"github.com/krender/krender/internal/bug"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst/shellformat"

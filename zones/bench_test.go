@@ -2,10 +2,11 @@ package zones_test
 
 import (
 	"fmt"
-	"github.com/krender/krender/action"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/krender/krender/action"
 )
 
 // BenchmarkRender renders 1,000 Deployments (each with hand-written

@@ -2,8 +2,6 @@ package zones_test
 
 import (
 	"fmt"
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,8 +17,10 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	k8syaml "sigs.k8s.io/yaml"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/userfs"
 	"github.com/krender/krender/workload"
 	"github.com/krender/krender/zones"
 )

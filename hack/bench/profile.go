@@ -9,9 +9,9 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/output"
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/userfs"
 )
 

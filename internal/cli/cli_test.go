@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +10,8 @@ import (
 	"testing/fstest"
 
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/userfs"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {

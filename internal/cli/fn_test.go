@@ -2,11 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"github.com/krender/krender/userfs"
 	"strings"
 	"testing"
 
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/userfs"
 )
 
 func TestFnCommand(t *testing.T) {

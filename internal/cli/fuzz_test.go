@@ -10,8 +10,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/manifest"
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/manifest"
 )
 
 // Two fixed profiles: one with every stage that changes names (for crashes

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,8 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/userfs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

@@ -2,13 +2,14 @@ package cli
 
 import (
 	"bytes"
-	"github.com/krender/krender/userfs"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
+
+	"github.com/krender/krender/userfs"
 )
 
 // resourceList is what the fn example's resource-list.yaml stands for.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"testing/fstest"
 
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/userfs"
 )
 
 // The token stands for a secret of the CI runner's: it must never reach

@@ -2,14 +2,15 @@ package cli
 
 import (
 	"bytes"
-	"github.com/krender/krender/userfs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/redact"
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/redact"
+	"github.com/krender/krender/userfs"
 )
 
 // fakeEnv is an environment for one test; it records what was looked up.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"github.com/krender/krender/userfs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/userfs"
 )
 
 // TestMain settles yqlib as main does, so that in-process runs see the

@@ -1,11 +1,11 @@
 package fleetgen_test
 
 import (
-	"github.com/krender/krender/action"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/internal/fleetgen"
