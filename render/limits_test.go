@@ -79,7 +79,7 @@ zoneHosts: {strategy: split}
 
 const splitDeployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}}\n    spec: {containers: [{name: app, image: x}]}\n"
 
-// With Options.Once the last unit takes the templates rather than a copy:
+// With Config.Once the last unit takes the templates rather than a copy:
 // the output is the same, however many units render at once, and the
 // engine refuses to render again.
 func TestOnceRendersAsMany(t *testing.T) {

@@ -20,6 +20,6 @@ func TestPanicOnWorkerBecomesError(t *testing.T) {
 	}, func(int, int) error { return nil })
 	var ie *bug.Error
 	if !errors.As(err, &ie) || len(ie.Stack) == 0 {
-		t.Fatalf("got %v, want an *InternalError with its stack", err)
+		t.Fatalf("got %v, want a *bug.Error with its stack", err)
 	}
 }

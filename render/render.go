@@ -59,7 +59,7 @@ type Config struct {
 	// Once says the engine renders once: the last unit takes each template
 	// as it copies it, so that a run of one large unit holds one copy of
 	// the templates rather than two. Map then cannot run again, nor
-	// WriteVars.
+	// the vars listing (action.WriteVars).
 	Once bool
 }
 
@@ -182,7 +182,7 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 
 // render is Render; with take, it drops the engine's reference to each
 // template once it has the copy, so that the garbage collector can free
-// the template while the unit renders (Options.Once). copied runs once the
+// the template while the unit renders (Config.Once). copied runs once the
 // unit has its copies, or has failed before.
 func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error) {
 	done := sync.OnceFunc(copied)
