@@ -101,6 +101,23 @@ func Run(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root 
 	return loc.notes(notes), loc.errors(err)
 }
 
+// options are what functionConfig asks of the render action.
+func options(cfg Config, items []*manifest.Object, secrets []action.Secret, root *loadroot.Root) action.Options {
+	opts := action.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
+	if cfg.Tenant != "" {
+		opts.Tenants = []string{cfg.Tenant}
+	}
+	names := make([]string, 0, len(cfg.Set))
+	for name := range cfg.Set {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		opts.Set = append(opts.Set, name+"="+cfg.Set[name])
+	}
+	return opts
+}
+
 func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
 	fc, cfg, err := readConfig(src, list)
 	if err != nil {
@@ -118,19 +135,7 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	if err := root.Check("the profile", cfg.Profile, filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}); err != nil {
 		return nil, err
 	}
-	opts := action.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
-	if cfg.Tenant != "" {
-		opts.Tenants = []string{cfg.Tenant}
-	}
-	names := make([]string, 0, len(cfg.Set))
-	for name := range cfg.Set {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		opts.Set = append(opts.Set, name+"="+cfg.Set[name])
-	}
-	in, err := action.Load(fsys, opts)
+	in, err := action.Load(fsys, options(cfg, items, secrets, root))
 	if err != nil {
 		return nil, err
 	}
