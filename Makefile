@@ -12,7 +12,7 @@ all: build
 # Static: the C allocator of a cgo build reserves some 300 MB more address
 # space, which counts against a CI job's address-space limit.
 build:
-	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o krender ./cmd/krender
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o . ./cmd/krender ./cmd/krender-check
 
 demo: build
 	./krender render -p profiles/dev.yaml templates
@@ -86,4 +86,4 @@ bench: tools build
 	$(BIN)/krender-bench -krender ./krender -yq $(BIN)/yq $(BENCH_FLAGS)
 
 clean:
-	rm -f krender
+	rm -f krender krender-check

@@ -8,6 +8,7 @@ import (
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 )
 
@@ -86,7 +87,7 @@ func writeJSON(w io.Writer, fs []Finding) error {
 func writeSARIF(w io.Writer, fs []Finding) error {
 	rep := sarif.NewReport()
 	run := sarif.NewRunWithInformationURI("krender", "https://github.com/krender/krender")
-	for _, r := range rules {
+	for _, r := range rule.All() {
 		run.AddRule(r.ID).WithDescription(r.Summary).WithDefaultConfiguration(
 			sarif.NewReportingConfiguration().WithLevel(sarifLevel(r.Severity)))
 	}

@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
@@ -32,19 +33,6 @@ type Finding struct {
 	Tenants  []string
 	Msg      string // ends with the zones and tenants it applies to, if any
 	Fix      string
-}
-
-// Rule is one check over a rendered set.
-type Rule struct {
-	ID       string
-	Severity filepos.Severity // the most severe level it reports
-	Summary  string
-	// check finds it; nil for a rule of a render stage, whose notes the
-	// linter takes over as findings with this Fix.
-	check func(c *ctx)
-	Fix   string
-	// VerboseOnly: reported under check -v only.
-	VerboseOnly bool
 }
 
 // Linter is the last pipeline stage of `krender check`: it looks at each
@@ -84,7 +72,7 @@ type Config struct {
 func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	l := &Linter{profile: p, disabled: map[string]bool{}, findings: map[string]*Finding{}}
 	if !cfg.Verbose {
-		for _, r := range rules {
+		for _, r := range rule.All() {
 			if r.VerboseOnly {
 				l.disabled[r.ID] = true
 			}
@@ -116,7 +104,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	var errs filepos.List
 	for _, d := range p.Check.Disable {
 		if !known(d.Value) {
-			errs = append(errs, filepos.Errorf(d.Pos, "unknown rule %q%s (rules: %s)", d.Value, suggest.Hint(d.Value, ruleIDs()), strings.Join(ruleIDs(), ", ")))
+			errs = append(errs, filepos.Errorf(d.Pos, "unknown rule %q%s (rules: %s)", d.Value, suggest.Hint(d.Value, rule.IDs()), strings.Join(rule.IDs(), ", ")))
 		}
 		l.disabled[d.Value] = true
 	}
@@ -131,19 +119,20 @@ func (l *Linter) Apply(s *manifest.Set) error {
 		ids, k := o.IgnoredRules()
 		for _, id := range ids {
 			if !known(id) {
-				errs = append(errs, filepos.Errorf(o.Pos(k), "krender.io/ignore names unknown rule %q (rules: %s)", id, strings.Join(ruleIDs(), ", ")))
+				errs = append(errs, filepos.Errorf(o.Pos(k), "krender.io/ignore names unknown rule %q (rules: %s)", id, strings.Join(rule.IDs(), ", ")))
 			}
 		}
 	}
 	if err := errs.Err(); err != nil {
 		return err
 	}
-	for _, r := range rules {
-		if l.disabled[r.ID] || r.check == nil {
+	for _, r := range rule.All() {
+		check := checks[r.ID]
+		if l.disabled[r.ID] || check == nil {
 			continue
 		}
 		c.rule = r
-		r.check(c)
+		check(c)
 	}
 	// The stages' notes are findings too: check reports everything in one
 	// list, and render prints none of them here.
@@ -207,7 +196,7 @@ func HasErrors(fs []Finding) bool {
 type ctx struct {
 	set     *manifest.Set
 	profile *profiles.Profile
-	rule    Rule
+	rule    rule.Rule
 	found   []*Finding
 	owner   map[*yaml.Node]*manifest.Object // built on first use by eachRef
 	crds    *crd.Catalog
@@ -237,27 +226,11 @@ func (c *ctx) reportAt(o *manifest.Object, pos filepos.Pos, sev filepos.Severity
 }
 
 func ruleFix(id string) string {
-	for _, r := range rules {
-		if r.ID == id {
-			return r.Fix
-		}
-	}
-	return ""
+	r, _ := rule.Lookup(id)
+	return r.Fix
 }
 
 func known(id string) bool {
-	for _, r := range rules {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-func ruleIDs() []string {
-	var ids []string
-	for _, r := range rules {
-		ids = append(ids, r.ID)
-	}
-	return ids
+	_, ok := rule.Lookup(id)
+	return ok
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/manifest"
@@ -154,9 +155,18 @@ func TestIgnoreEveryRuleCoversEveryRule(t *testing.T) {
 			}
 		}
 	}
-	for _, r := range rules {
+	for _, r := range rule.All() {
 		if !ignored[r.ID] {
 			t.Errorf("rule %s is not silenced in testdata/check/ignore-every-rule or ignore-stage-rules: add it with an object that triggers it", r.ID)
+		}
+	}
+}
+
+// TestEveryCheckIsARule: a check whose id the table lacks would never run.
+func TestEveryCheckIsARule(t *testing.T) {
+	for id := range checks {
+		if _, ok := rule.Lookup(id); !ok {
+			t.Errorf("check %q is not in the rule table (check/rule)", id)
 		}
 	}
 }

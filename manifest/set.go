@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -29,20 +28,6 @@ type Set struct {
 	Redact func(string) string
 	// Disabled are the rules the profile's check.disable silences.
 	Disabled map[string]bool
-}
-
-// VarNames are the names of s.Vars and s.Missing, sorted, for
-// did-you-mean suggestions.
-func (s *Set) VarNames() []string {
-	names := make([]string, 0, len(s.Vars)+len(s.Missing))
-	for n := range s.Vars {
-		names = append(names, n)
-	}
-	for n := range s.Missing {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // Ref is one `$NAME`/`${NAME}` in a template and what substitution did with it.

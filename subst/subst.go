@@ -91,7 +91,6 @@ func (st *Stage) AddCRDs(objs []*manifest.Object) {
 
 func (st *Stage) Apply(s *manifest.Set) error {
 	var errs filepos.List
-	names := s.VarNames()
 	for _, o := range s.Objects {
 		refs, err := st.Substitute(o, s.Vars, s.Missing)
 		if err != nil {
@@ -102,7 +101,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		if st.AllowUnresolved {
 			continue
 		}
-		errs = append(errs, Unresolved(o.Refs, names)...)
+		errs = append(errs, Unresolved(o.Refs)...)
 		if w, pos := questioned(o); w != "" {
 			s.Note(o, UnresolvedRule, filepos.Warning, pos, w)
 		}
@@ -427,7 +426,7 @@ func silence(refs []manifest.Ref, silenced string) {
 
 // Unresolved turns the references judged wrong into errors: what render
 // refuses and check reports as errors.
-func Unresolved(refs []manifest.Ref, defined []string) filepos.List {
+func Unresolved(refs []manifest.Ref) filepos.List {
 	var errs filepos.List
 	for _, r := range refs {
 		if r.Verdict == manifest.Wrong {

@@ -48,7 +48,7 @@ spec:
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	errs := Unresolved(occ, []string{"A", "KEY_NAME"})
+	errs := Unresolved(occ)
 	if len(errs) != 1 || errs.Error() != "p.yaml:6:5: undefined variable ${KEY}: not in the profile's vars or --set; "+KeepHint {
 		t.Fatalf("unresolved: %v", errs)
 	}

@@ -8,4 +8,5 @@ import (
 	"github.com/krender/krender/internal/cli"
 )
 
-func main() { os.Exit(cli.Main()) }
+// nil: check and fn run in krender-check (see cli.Linter).
+func main() { os.Exit(cli.Main(nil)) }

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/krm"
 	"github.com/krender/krender/render"
 )
 
@@ -33,6 +32,9 @@ to standard output.`,
   krender fn --set-env IMAGE_TAG < resource-list.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			if h.linter == nil {
+				return h.delegate()
+			}
 			root, err := rf.resolve(h.fsys)
 			if err != nil {
 				return err
@@ -42,7 +44,7 @@ to standard output.`,
 				return err
 			}
 			var out bytes.Buffer
-			notes, err := krm.Run(h.stdin, &out, h.fsys, o.Secrets, root)
+			notes, err := h.linter.Fn(h.stdin, &out, h.fsys, o.Secrets, root)
 			if err != nil {
 				return err
 			}

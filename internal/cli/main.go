@@ -20,7 +20,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
@@ -42,10 +41,12 @@ const (
 // Main is the program: it settles the process's own settings (the
 // collector, yqlib's switches), runs the command line and returns the exit
 // status, which only main gives.
-func Main() int {
+// l runs check and fn in this process; krender passes nil and runs
+// krender-check for them (see Linter).
+func Main(l Linter) int {
 	tuneGC()
 	settleYQ()
-	return runWith(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	return execute(l, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
 }
 
 // tuneGC trades memory for CPU time. A render lasts seconds and the YAML
@@ -91,15 +92,6 @@ func setMemoryLimit(n int64) { debug.SetMemoryLimit(n) }
 // errFindings makes a command exit 1 without printing anything more.
 var errFindings = errors.New("findings")
 
-// run is the whole CLI with empty standard input and an empty environment;
-// tests call it in-process. Templates and profiles are read from fsys; -o
-// DIR, --check DIR and the spool of a large stream go through outFS.
-func run(args []string, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs) int {
-	return runWith(args, strings.NewReader(""), stdout, stderr, fsys, outFS, noEnv)
-}
-
-func noEnv(string) (string, bool) { return "", false }
-
 // host is what the commands use of the process: files, streams, the
 // environment (only --set-env reads it), and the mask for secret values.
 type host struct {
@@ -110,6 +102,12 @@ type host struct {
 	env            LookupEnv
 	mask           *masker
 	verbose        int // -v: info notes too (kubectl's -v raises verbosity)
+	// linter runs check and fn here; nil: in krender-check (delegate).
+	linter Linter
+	// args and rawStderr are the command line and the unmasked standard
+	// error, which a delegated command gets as they are.
+	args      []string
+	rawStderr io.Writer
 }
 
 // masked holds w's output back until the command is done and masks the
@@ -128,26 +126,36 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 	return nil
 }
 
-// runWith is run with standard input (krender fn) and the environment
-// lookup (--set-env) injected. A panic below it is an internal error.
-func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
+// execute runs one command line. Templates and profiles are read from fsys;
+// -o DIR, --check DIR and the spool of a large stream go through outFS; env
+// is what --set-env reads. A panic below it is an internal error.
+func execute(l Linter, args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
 		}
 	}()
-	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}}
+	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, linter: l, args: args, rawStderr: stderr}
 	errw := h.masked(stderr)
 	defer errw.Flush()
 	h.stderr = errw
 	root := newRoot(h)
 	root.SetArgs(args)
-	err := root.Execute()
+	var err error
+	if l != nil {
+		err = checkParent(env)
+	}
+	if err == nil {
+		err = root.Execute()
+	}
+	var status exitStatus // a delegated command's
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errFindings):
 		return exitFindings
+	case errors.As(err, &status):
+		return int(status)
 	case errors.As(err, new(*bug.Error)):
 		return internalError(stderr, err)
 	}
@@ -408,10 +416,8 @@ func (h *host) guard(e *render.Engine, paths []string) output.Guard {
 }
 
 func checkCmd(h *host) *cobra.Command {
-	fsys := h.fsys
 	var o action.Options
 	var format string
-	var cfg check.Config
 	c := &cobra.Command{
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
 		Short: "Render in memory and report manifests that will misbehave at run time",
@@ -421,23 +427,22 @@ func checkCmd(h *host) *cobra.Command {
   # One tenant, as SARIF for GitHub code scanning
   krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths, o.Stdin = args, h.stdin
-			cfg.Verbose, cfg.CRDs = h.verbose > 0, o.CRDs
-			if err := check.Write(io.Discard, format, nil); err != nil {
-				return err
+			if h.linter == nil {
+				return h.delegate()
 			}
-			fs, err := check.Run(fsys, o, cfg)
-			if err != nil {
+			o.Paths, o.Stdin = args, h.stdin
+			if err := h.linter.ValidFormat(format); err != nil {
 				return err
 			}
 			stdout := h.masked(h.stdout)
-			if err := check.Write(stdout, format, fs); err != nil {
+			errs, err := h.linter.Check(stdout, format, h.fsys, o, h.verbose > 0)
+			if err != nil {
 				return err
 			}
 			if err := stdout.Flush(); err != nil {
 				return err
 			}
-			if check.HasErrors(fs) {
+			if errs {
 				return errFindings
 			}
 			return nil

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/krender/krender/check"
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/profiles"
 )
 
@@ -17,7 +17,7 @@ func schemaCmd(stdout io.Writer) *cobra.Command {
   krender schema > krender-profile.schema.json`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			b, err := profiles.Schema(check.RuleIDs())
+			b, err := profiles.Schema(rule.IDs())
 			if err != nil {
 				return err
 			}

@@ -44,6 +44,15 @@ func versionString(bi *debug.BuildInfo, ok bool) string {
 
 func buildVersion() string { return versionString(debug.ReadBuildInfo()) }
 
+// moduleVersion is what `go install ...@VERSION` takes for this build:
+// its module version, or latest for a local build.
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "latest"
+}
+
 func versionCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",

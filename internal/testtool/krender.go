@@ -19,7 +19,8 @@ var (
 // Krender builds the krender command once per test process, with VCS
 // stamping on (this machine's GOFLAGS turns it off), for the tests that
 // must run it as a separate program: kustomize and Argo CD start it
-// themselves. -short skips them. Call Main from TestMain to remove it.
+// themselves. krender-check, which krender runs for check and fn, is built
+// beside it. -short skips them. Call Main from TestMain to remove them.
 func Krender(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
@@ -31,7 +32,8 @@ func Krender(t testing.TB) string {
 		}
 		buildPath = filepath.Join(buildDir, "krender")
 		// go test puts its own GOROOT/bin first on PATH: "go" is the toolchain running the tests.
-		cmd := exec.Command("go", "build", "-buildvcs=true", "-o", buildPath, "github.com/krender/krender/cmd/krender")
+		cmd := exec.Command("go", "build", "-buildvcs=true", "-o", buildDir+string(filepath.Separator),
+			"github.com/krender/krender/cmd/krender", "github.com/krender/krender/cmd/krender-check")
 		buildOut, buildErr = cmd.CombinedOutput()
 	})
 	if buildErr != nil {

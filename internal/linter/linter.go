@@ -1,0 +1,33 @@
+// Package linter runs check and fn in this process, for krender-check and
+// for the command line's tests. krender does not link it: the linter's
+// custom-resource validation brings the API server's code (see
+// cli.Linter).
+package linter
+
+import (
+	"io"
+	"io/fs"
+
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/check"
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/krm"
+	"github.com/krender/krender/loadroot"
+)
+
+// InProcess is a cli.Linter that lints here.
+type InProcess struct{}
+
+func (InProcess) ValidFormat(format string) error { return check.Write(io.Discard, format, nil) }
+
+func (InProcess) Check(w io.Writer, format string, fsys fs.FS, o action.Options, verbose bool) (bool, error) {
+	fs, err := check.Run(fsys, o, check.Config{Verbose: verbose, CRDs: o.CRDs})
+	if err != nil {
+		return false, err
+	}
+	return check.HasErrors(fs), check.Write(w, format, fs)
+}
+
+func (InProcess) Fn(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
+	return krm.Run(in, out, fsys, secrets, root)
+}
