@@ -1,6 +1,9 @@
 // Package render is krender's engine: templates are parsed once, then for
 // each unit (a tenant, or the profile itself) copied and handed through the
 // stages listed in stages.go, units in parallel, results in unit order.
+// It reads no file and knows no flag: package loader reads the model,
+// package action chooses the units and builds engines, and `krender
+// check` hands New its linter as a stage (see docs/layers.md).
 package render
 
 import (
