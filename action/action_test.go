@@ -31,12 +31,12 @@ func fleetEngine(t testing.TB, f fleetgen.Fleet, o Options) *render.Engine {
 func TestMemoryLimitIsTheCallers(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	f := fleetgen.Fleet{Apps: 3, Tenants: 4}
-	e := fleetEngine(t, f, Options{})
+	fleetEngine(t, f, Options{})
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Fatalf("building an engine set the memory limit from %d to %d", before, got)
 	}
 	var told []int64
-	e = fleetEngine(t, f, Options{MemoryLimit: func(n int64) { told = append(told, n) }})
+	e := fleetEngine(t, f, Options{MemoryLimit: func(n int64) { told = append(told, n) }})
 	if debug.SetMemoryLimit(-1) != before {
 		t.Fatal("the action set the memory limit itself")
 	}
