@@ -80,10 +80,26 @@ e2e-down:
 	hack/kube-apiserver.sh down
 
 # Side-by-side timing against the shell pipeline, kubectl kustomize and a
-# parse+emit floor; writes BENCHMARKS.md. Not part of `make test`: it takes minutes.
+# parse+emit floor; writes BENCHMARKS.md and its chart, BENCHMARKS.svg. Not
+# part of `make test`: it takes minutes. BEFORE=<git ref> also builds krender
+# at that ref (krender-check too where the ref has it) and measures it
+# alternately with this build: `make bench BEFORE=main~5`. The before build
+# gets no VCS stamp: its tree sits inside this repository, whose revision is
+# not the ref's.
+BEFORE ?=
+BEFORE_SRC := $(CURDIR)/.cache/bench/before-src
+BEFORE_BIN := $(CURDIR)/.cache/bench/before
 bench: tools build
 	$(GO) build -o $(BIN)/krender-bench ./hack/bench
-	$(BIN)/krender-bench -krender ./krender -yq $(BIN)/yq $(BENCH_FLAGS)
+ifneq ($(BEFORE),)
+	rm -rf $(BEFORE_SRC) $(BEFORE_BIN)
+	mkdir -p $(BEFORE_SRC) $(BEFORE_BIN)
+	git archive --format=tar $(BEFORE) | tar -x -C $(BEFORE_SRC)
+	cd $(BEFORE_SRC) && CGO_ENABLED=0 $(GO) build -buildvcs=false -o $(BEFORE_BIN)/ ./cmd/...
+endif
+	$(BIN)/krender-bench -krender ./krender -yq $(BIN)/yq \
+		$(if $(BEFORE),-before $(BEFORE_BIN)/krender -before-name "$(BEFORE) ($$(git rev-parse --short $(BEFORE)^{commit}))") \
+		$(BENCH_FLAGS)
 
 clean:
 	rm -f krender krender-check

@@ -33,6 +33,9 @@ const (
 
 var modes = []string{Suffix, Annotation, Off}
 
+// StageName marks the nodes this stage makes (manifest.Object.Made).
+const StageName = "contenthash"
+
 // ConfigHashKey is the pod-template annotation of the annotation mode: a hash
 // over the data of the ConfigMaps and Secrets the pods use, so a change rolls
 // them (Helm's checksum/config idiom, over data only: labels and chart
@@ -366,4 +369,5 @@ func setConfigHash(o *manifest.Object, stamp map[string]bool) {
 		tpl.Content = append([]*yaml.Node{manifest.String("metadata"), md}, tpl.Content...)
 	}
 	manifest.Put(manifest.Ensure(md, "annotations"), ConfigHashKey, manifest.String(sum))
+	o.MadeEntry(StageName, tpl, "metadata")
 }

@@ -32,4 +32,5 @@ func NameLabelValue(name string) string {
 func setNameLabel(o *manifest.Object, name string) {
 	md := manifest.Ensure(o.Node, "metadata")
 	manifest.Put(manifest.Ensure(md, "labels"), NameLabel, manifest.KubeString(NameLabelValue(name)))
+	o.MadeEntry(StageName, o.Node, "metadata")
 }

@@ -18,7 +18,7 @@ import (
 var placeholder = regexp.MustCompile(`__([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)__`)
 
 // fragment is a parsed fragment file with its placeholders filled: the same
-// for every tenant, so it is built once and cloned per target.
+// for every tenant, so it is built once and grafted (copied) per target.
 type fragment struct {
 	src  *manifest.Source
 	node *yaml.Node
@@ -149,19 +149,4 @@ func unusedValues(src *manifest.Source, in profiles.Inject, used map[string]bool
 		}
 	}
 	return errs
-}
-
-// clone deep-copies a fragment so each target gets nodes of its own.
-func clone(n *yaml.Node) *yaml.Node {
-	if n == nil {
-		return nil
-	}
-	c := *n
-	if n.Content != nil {
-		c.Content = make([]*yaml.Node, len(n.Content))
-		for i, ch := range n.Content {
-			c.Content[i] = clone(ch)
-		}
-	}
-	return &c
 }

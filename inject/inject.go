@@ -39,6 +39,10 @@ type entry struct {
 	add     *yqexpr.Expr // `. += $frag`, for mode: append
 }
 
+// StageName marks the nodes this stage makes (manifest.Object.Made): those
+// yq's `+=` creates where the fragment had none to copy.
+const StageName = "inject"
+
 // RuleUnused is the rule id of the note on an inject entry that changed nothing.
 const RuleUnused = "inject-unused"
 
@@ -244,23 +248,16 @@ func (e *entry) put(o *manifest.Object, t *yaml.Node) error {
 		if e.into != nil {
 			s = shapeAt(o, t)
 		}
-		merge(t, e.frag.node, s, func(n *yaml.Node) { o.Adopt(n, e.frag.src) })
+		merge(t, e.frag.node, s, grafter{o, e.frag.src})
 		return nil
 	}
 	before := o.Pos(t)
-	f := clone(e.frag.node)
-	fromFrag := map[*yaml.Node]bool{}
-	manifest.Walk(f, func(n *yaml.Node) { fromFrag[n] = true })
-	from, err := e.add.Update(t, map[string]*yaml.Node{"frag": f})
+	err := o.Rebuild(StageName, t, e.frag.node, e.frag.src, func(t, frag *yaml.Node) (*yaml.Node, error) {
+		return e.add.Eval(t, map[string]*yaml.Node{"frag": frag})
+	})
 	if err != nil {
 		return filepos.Errorf(before, "inject %s (%s) cannot add its fragment here: %v", e.in.Name.Value, e.in.Pos, err)
 	}
-	o.Rebuilt(t, from, func(orig *yaml.Node) *manifest.Source {
-		if fromFrag[orig] {
-			return e.frag.src
-		}
-		return nil
-	})
 	return nil
 }
 

@@ -179,8 +179,8 @@ volumes:
     emptyDir: {}
 ports: [8080]
 `)
-	adopted := 0
-	merge(dst, frag, nil, func(*yaml.Node) { adopted++ }) // of unknown type: lists merge on name
+	o, fsrc := &manifest.Object{Node: dst}, manifest.NewSource("frag.yaml", nil)
+	merge(dst, frag, nil, grafter{o, fsrc}) // of unknown type: lists merge on name
 	got, err := manifest.Marshal([]*manifest.Object{{Node: dst}})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +201,14 @@ ports: [8080]
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if adopted == 0 {
-		t.Error("copied fragment nodes were not adopted")
+	sidecar := manifest.Value(dst, "containers").Content[1]
+	for what, n := range map[string]*yaml.Node{"replaced list": manifest.Value(dst, "ports"), "added item": sidecar,
+		"its scalar": manifest.Value(sidecar, "image"), "added key": manifest.Lookup(manifest.Value(dst, "containers").Content[0], "resources", "limits").Content[2]} {
+		if o.SourceOf(n) != fsrc {
+			t.Errorf("%s copied from the fragment does not name it", what)
+		}
+	}
+	if o.SourceOf(manifest.Value(manifest.Value(dst, "containers").Content[0], "image")) == fsrc {
+		t.Error("a template node names the fragment")
 	}
 }

@@ -1,30 +1,22 @@
 package inject
 
 import (
-	"reflect"
-	"slices"
-
 	"go.yaml.in/yaml/v4"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
-	"github.com/krender/krender/fieldcheck"
+	"github.com/krender/krender/kubeapi"
 	"github.com/krender/krender/manifest"
 )
 
-// shape is what the k8s.io/api types say about a node: the patch metadata of
-// a mapping's type, or of a list's items together with the list's merge key
-// (the patchMergeKey tag, "" for lists Kubernetes replaces). A nil shape is
-// a node of unknown type, where lists of named items merge on `name`.
-type shape struct {
-	meta strategicpatch.LookupPatchMeta
-	key  string
-}
+// shape is what the k8s.io/api types say about a node (kubeapi's tables,
+// read as a strategic merge patch reads the types): a mapping's type, or a
+// list's item type together with the list's merge key ("" for lists
+// Kubernetes replaces). A nil shape is a node of unknown type, where lists
+// of named items merge on `name`.
+type shape struct{ k kubeapi.Shape }
 
 // containerShape is the shape of a `container:` target; custom resources
 // that embed containers (Argo Rollouts) use corev1.Container too.
-var containerShape = &shape{meta: strategicpatch.PatchMetaFromStruct{T: reflect.TypeFor[corev1.Container]()}}
+var containerShape = &shape{kubeapi.ContainerShape()}
 
 // field is the shape of the value of key name in a mapping of shape s. A
 // field the type does not have is of unknown shape.
@@ -32,22 +24,11 @@ func (s *shape) field(name string, list bool) *shape {
 	if s == nil {
 		return nil
 	}
-	if !list {
-		m, _, err := s.meta.LookupPatchMetadataForStruct(name)
-		if err != nil {
-			return nil
-		}
-		return &shape{meta: m}
-	}
-	m, pm, err := s.meta.LookupPatchMetadataForSlice(name)
-	if err != nil {
+	f, ok := s.k.Field(name, list)
+	if !ok {
 		return nil
 	}
-	key := pm.GetPatchMergeKey()
-	if !slices.Contains(pm.GetPatchStrategies(), "merge") { // a strategic merge patch replaces such lists
-		key = ""
-	}
-	return &shape{meta: m, key: key}
+	return &shape{f}
 }
 
 // item is the shape of an item of a list of shape s.
@@ -55,7 +36,7 @@ func (s *shape) item() *shape {
 	if s == nil {
 		return nil
 	}
-	return &shape{meta: s.meta}
+	return &shape{s.k.Item()}
 }
 
 // mergeKey is the key the items of a list of shape s merge on.
@@ -63,18 +44,15 @@ func (s *shape) mergeKey() string {
 	if s == nil {
 		return "name"
 	}
-	return s.key
+	return s.k.MergeKey()
 }
 
 // shapeAt is the shape of target, a node of o found by an `into:` path: the
 // type of o's kind followed along the keys from the root to target. Nil for
-// kinds k8s.io/api does not have (custom resources) and nodes off the tree.
+// kinds whose fields krender does not check (custom resources among them)
+// and nodes off the tree.
 func shapeAt(o *manifest.Object, target *yaml.Node) *shape {
-	gv, err := schema.ParseGroupVersion(o.APIVersion())
-	if err != nil {
-		return nil
-	}
-	typ, ok := fieldcheck.Type(gv.WithKind(o.Kind())) // the kinds package schema checks
+	root, ok := kubeapi.KindShape(o.APIVersion(), o.Kind())
 	if !ok {
 		return nil
 	}
@@ -82,7 +60,7 @@ func shapeAt(o *manifest.Object, target *yaml.Node) *shape {
 	if path == nil {
 		return nil
 	}
-	s := &shape{meta: strategicpatch.PatchMetaFromStruct{T: typ}}
+	s := &shape{root}
 	for i := 0; i+1 < len(path); i++ {
 		parent, child := path[i], path[i+1]
 		if parent.Kind == yaml.SequenceNode {

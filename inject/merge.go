@@ -17,37 +17,38 @@ import (
 // one; any other item is replaced whole, because its fields are often
 // alternatives (an env var's value or valueFrom, a volume's source) that
 // must not end up side by side. yq has no operator that merges lists by a
-// key, hence Go. Copies of fragment nodes are passed to adopt so that their
-// positions keep naming the fragment file. dst stays the same pointer.
-func merge(dst, frag *yaml.Node, s *shape, adopt func(*yaml.Node)) {
+// key, hence Go. Fragment nodes go in as copies the object grafts (g), so
+// their positions keep naming the fragment file. dst stays the same pointer.
+func merge(dst, frag *yaml.Node, s *shape, g grafter) {
 	switch key := s.mergeKey(); {
 	case dst.Kind == yaml.MappingNode && frag.Kind == yaml.MappingNode:
-		mergeMaps(dst, frag, s, adopt)
+		mergeMaps(dst, frag, s, g)
 	case keyed(dst, key) && keyed(frag, key):
-		mergeList(dst, frag, key, s, adopt)
+		mergeList(dst, frag, key, s, g)
 	default:
-		c := clone(frag)
-		*dst = *c
-		adopt(dst)
+		g.o.GraftOver(dst, frag, g.src)
 	}
 }
 
-func mergeMaps(dst, frag *yaml.Node, s *shape, adopt func(*yaml.Node)) {
+// grafter is the object fragment nodes go into and the file they are from.
+type grafter struct {
+	o   *manifest.Object
+	src *manifest.Source
+}
+
+func mergeMaps(dst, frag *yaml.Node, s *shape, g grafter) {
 	for i := 0; i+1 < len(frag.Content); i += 2 {
 		k, v := frag.Content[i], frag.Content[i+1]
 		_, dv := manifest.KeyValue(dst, k.Value)
 		if dv == nil {
-			ck, cv := clone(k), clone(v)
-			adopt(ck)
-			adopt(cv)
-			dst.Content = append(dst.Content, ck, cv)
+			dst.Content = append(dst.Content, g.o.Graft(k, g.src), g.o.Graft(v, g.src))
 			continue
 		}
-		merge(dv, v, s.field(k.Value, dv.Kind == yaml.SequenceNode), adopt)
+		merge(dv, v, s.field(k.Value, dv.Kind == yaml.SequenceNode), g)
 	}
 }
 
-func mergeList(dst, frag *yaml.Node, key string, s *shape, adopt func(*yaml.Node)) {
+func mergeList(dst, frag *yaml.Node, key string, s *shape, g grafter) {
 	for _, item := range frag.Content {
 		id := manifest.ScalarAt(item, key)
 		var same *yaml.Node
@@ -59,17 +60,13 @@ func mergeList(dst, frag *yaml.Node, key string, s *shape, adopt func(*yaml.Node
 		}
 		switch {
 		case same != nil && manifest.Value(same, "image") != nil:
-			mergeMaps(same, item, s.item(), adopt)
+			mergeMaps(same, item, s.item(), g)
 			continue
 		case same != nil:
-			c := clone(item)
-			*same = *c
-			adopt(same)
+			g.o.GraftOver(same, item, g.src)
 			continue
 		}
-		c := clone(item)
-		adopt(c)
-		dst.Content = append(dst.Content, c)
+		dst.Content = append(dst.Content, g.o.Graft(item, g.src))
 	}
 }
 

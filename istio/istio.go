@@ -15,6 +15,9 @@ import (
 	"github.com/krender/krender/workload"
 )
 
+// StageName marks the nodes this stage makes (manifest.Object.Made).
+const StageName = "istio"
+
 const holdKey = "holdApplicationUntilProxyStarts"
 
 // RuleHoldAdded is the rule id of the note that krender set holdKey.
@@ -124,6 +127,7 @@ func setHold(o *manifest.Object, tpl, cfg, doc *yaml.Node) *filepos.Error {
 	if cfg == nil {
 		ann := manifest.Ensure(manifest.Ensure(tpl, "metadata"), "annotations")
 		manifest.Put(ann, workload.IstioConfigAnnotation, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: line})
+		o.MadeEntry(StageName, tpl, "metadata")
 		return nil
 	}
 	if doc == nil { // empty, or comments only

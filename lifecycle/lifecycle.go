@@ -9,55 +9,33 @@ package lifecycle
 
 import (
 	"cmp"
-	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
+
+	"github.com/krender/krender/kubeapi"
 )
 
 // Latest is the Kubernetes release the k8s.io/api in go.mod describes
 // (v0.35.x is 1.35): "already removed" means removed by this release.
 // TestLatestMatchesGoMod keeps the two together.
-var Latest = Version{1, 35}
+var Latest = Version{Major: 1, Minor: 35}
 
-// Version is a Kubernetes minor release; patch releases never change which
-// APIs are served.
-type Version struct{ Major, Minor int }
+// Version is a Kubernetes minor release (kubeapi's, which the render
+// engine reads without linking this package).
+type Version = kubeapi.Version
 
-// VersionPattern is what ParseVersion accepts, as a regular expression that
-// JSON Schema (ECMA-262) reads the same way.
-const VersionPattern = `^v?1\.(0|[1-9][0-9]{0,2})(\.(0|[1-9][0-9]*)([-+][0-9A-Za-z.+-]*)?)?$`
+// VersionPattern is what ParseVersion accepts.
+const VersionPattern = kubeapi.VersionPattern
 
-var versionText = regexp.MustCompile(VersionPattern)
-
-// ParseVersion reads a release as people write it: "1.33", "v1.33",
-// "1.33.4", or what `kubectl version` prints for a managed cluster
-// ("v1.33.4-eks-1234"). The patch and anything after it are dropped.
-func ParseVersion(s string) (Version, error) {
-	m := versionText.FindStringSubmatch(s)
-	if m == nil {
-		return Version{}, fmt.Errorf("%q is not a Kubernetes release: write 1.minor, like \"1.33\" (v1.33 and 1.33.4 work too)", s)
-	}
-	minor, _ := strconv.Atoi(m[1]) // at most three digits
-	return Version{1, minor}, nil
-}
-
-func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
-
-// IsZero reports an unset version (an API never deprecated, say).
-func (v Version) IsZero() bool { return v == Version{} }
-
-// Compare returns -1, 0 or +1 as v is older than, the same as or newer than w.
-func (v Version) Compare(w Version) int {
-	return cmp.Or(cmp.Compare(v.Major, w.Major), cmp.Compare(v.Minor, w.Minor))
-}
+// ParseVersion reads a release as people write it ("1.33", "v1.33.4-eks-1234").
+func ParseVersion(s string) (Version, error) { return kubeapi.ParseVersion(s) }
 
 // API names one kind in one API version, as a manifest does.
 type API struct {
@@ -148,7 +126,7 @@ func (s Status) servedIn(v Version) bool { return !s.NotYetIn(v) && !s.RemovedBy
 
 // betaOffByDefaultSince is the release from which a new beta API version is
 // no longer served unless the cluster enables it (KEP-3136).
-var betaOffByDefaultSince = Version{1, 24}
+var betaOffByDefaultSince = Version{Major: 1, Minor: 24}
 
 // legacyBetaOnByDefault lists the beta APIs introduced from 1.24 on that
 // kube-apiserver served by default all the same: the flow-control betas
@@ -306,21 +284,10 @@ func fromLibrary(s *runtime.Scheme) map[API]Status {
 	return t
 }
 
-func release(major, minor int) Version { return Version{major, minor} }
+func release(major, minor int) Version { return Version{Major: major, Minor: minor} }
 
 // BuiltinGroup reports whether group is one of Kubernetes' own API groups
 // ("" is the core group), whose fields the API server and its controllers
-// read as written. Every other group is a custom resource's.
-func BuiltinGroup(group string) bool { return builtinGroups()[group] }
-
-var builtinGroups = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{"apiregistration.k8s.io": true} // kube-aggregator's, outside k8s.io/api
-	for a := range table() {
-		g, _, found := strings.Cut(a.APIVersion, "/")
-		if !found {
-			g = ""
-		}
-		m[g] = true
-	}
-	return m
-})
+// read as written. Every other group is a custom resource's. The table is
+// kubeapi's, generated from this package's data.
+func BuiltinGroup(group string) bool { return kubeapi.BuiltinGroup(group) }

@@ -12,7 +12,7 @@ var manual = []Status{
 	// not served from 1.16 on; policy/v1beta1 takes its place.
 	{
 		API:         API{"extensions/v1beta1", "PodSecurityPolicy"},
-		Removed:     Version{1, 16},
+		Removed:     Version{Major: 1, Minor: 16},
 		Replacement: API{"policy/v1beta1", "PodSecurityPolicy"},
 		Source:      deprecationGuide + "#v1-16",
 	},
@@ -22,8 +22,8 @@ var manual = []Status{
 	// https://kubernetes.io/blog/2021/04/06/podsecuritypolicy-deprecation-past-present-and-future/
 	{
 		API:        API{"policy/v1beta1", "PodSecurityPolicy"},
-		Deprecated: Version{1, 21},
-		Removed:    Version{1, 25},
+		Deprecated: Version{Major: 1, Minor: 21},
+		Removed:    Version{Major: 1, Minor: 25},
 		Advice:     "PodSecurityPolicy has no successor API: enforce Pod Security Admission with pod-security.kubernetes.io/* namespace labels (or an admission webhook) and delete this object",
 		Source:     deprecationGuide + "#v1-25",
 	},
@@ -32,7 +32,7 @@ var manual = []Status{
 	// Its types live in k8s.io/kube-aggregator, which krender does not use.
 	{
 		API:         API{"apiregistration.k8s.io/v1beta1", "APIService"},
-		Removed:     Version{1, 22},
+		Removed:     Version{Major: 1, Minor: 22},
 		Replacement: API{"apiregistration.k8s.io/v1", "APIService"},
 		Source:      deprecationGuide + "#v1-22",
 	},

@@ -15,12 +15,14 @@ func parseOne(t *testing.T, path, text string) *Object {
 	return objs[0]
 }
 
-func TestPositionsSurviveCloneAndAdoption(t *testing.T) {
+func TestPositionsSurviveCloneAndGrafting(t *testing.T) {
 	o := parseOne(t, "a.yaml", "kind: Pod\nmetadata:\n  name: p\nspec: {}\n")
 	frag := parseOne(t, "frag.yaml", "x: 1\n")
 	spec := Value(o.Node, "spec")
-	spec.Content = append(spec.Content, frag.Node.Content...)
-	o.Adopt(frag.Node.Content[1], frag.Src)
+	spec.Content = append(spec.Content, o.Graft(frag.Node.Content[0], frag.Src), o.Graft(frag.Node.Content[1], frag.Src))
+	if spec.Content[1] == frag.Node.Content[1] {
+		t.Fatal("Graft did not copy the fragment's node")
+	}
 
 	c := o.Clone()
 	if got := c.Pos(Lookup(c.Node, "metadata", "name")).String(); got != "a.yaml:3:9" {
@@ -115,32 +117,47 @@ func TestCloneCarriesFactsToTheCopysNodes(t *testing.T) {
 	}
 }
 
-func TestRebuiltMovesFactsToTheNewNodes(t *testing.T) {
+func TestRebuildMovesFactsToTheNewNodes(t *testing.T) {
 	o := parseOne(t, "a.yaml", "kind: Pod\nspec:\n  image: $IMG\n  gone: $OLD\n")
 	frag := parseOne(t, "frag.yaml", "x: 1\n")
 	refsAt(o, []string{"spec", "image"}, []string{"spec", "gone"})
 	spec := Value(o.Node, "spec")
-	img, x := Value(spec, "image"), frag.Node.Content[1]
-	// A library rebuilt spec: image copied, gone dropped, a fragment value added.
-	newImg, newX := *img, *x
-	rebuilt := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{String("image"), &newImg, String("x"), &newX}}
-	*spec = *rebuilt
-	o.Rebuilt(spec, map[*yaml.Node]*yaml.Node{&newImg: img, &newX: x}, func(orig *yaml.Node) *Source {
-		if orig == x {
-			return frag.Src
+	img := Value(spec, "image")
+	// A library rebuilds spec: image copied, gone dropped, a fragment value
+	// copied, a node made from nothing.
+	var newImg, newX, made *yaml.Node
+	err := o.Rebuild("lib", spec, frag.Node, frag.Src, func(target, extra *yaml.Node) (*yaml.Node, error) {
+		if extra == frag.Node {
+			t.Fatal("eval got the caller's fragment, not a copy")
 		}
-		return nil
+		i, x := *Value(target, "image"), *Value(extra, "x")
+		newImg, newX, made = &i, &x, String("new")
+		return &yaml.Node{Kind: yaml.MappingNode, Line: target.Line, Content: []*yaml.Node{String("image"), newImg, String("x"), newX, String("m"), made}}, nil
 	})
-	if o.Refs[0].Node != &newImg {
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Refs[0].Node != newImg {
 		t.Fatal("the reference did not move to the copied scalar")
 	}
 	if o.Refs[1].Node == nil || inTree(o, o.Refs[1].Node) {
 		t.Fatal("a dropped scalar's reference must keep its old node, outside the tree")
 	}
-	if got := o.Pos(&newX).String(); got != "frag.yaml:1:4" {
-		t.Fatalf("fragment node position: %s", got)
+	for n, want := range map[*yaml.Node]string{newX: "frag.yaml:1:4", newImg: "a.yaml:3:10", img: "a.yaml:3:10", Value(frag.Node, "x"): "frag.yaml:1:4"} {
+		if got := o.Pos(n).String(); n != Value(frag.Node, "x") && got != want {
+			t.Errorf("%q at %s, want %s", n.Value, got, want)
+		}
+		if n.Line < 1 || n.Line > 3 {
+			t.Errorf("%q keeps the id %d in its line", n.Value, n.Line)
+		}
 	}
-	if got := o.Pos(&newImg).String(); got != "a.yaml:3:10" {
-		t.Fatalf("template node position: %s", got)
+	if o.MadeBy(made) != "lib" || made.Line != 0 || o.MadeBy(newX) != "" {
+		t.Errorf("a node copied from nothing is made by %q at line %d; want lib, 0", o.MadeBy(made), made.Line)
+	}
+	if Value(o.Node, "spec") != spec || Value(spec, "x") != newX {
+		t.Fatal("the target must keep its pointer and hold the result")
+	}
+	if err := CheckPositions(&Set{Objects: []*Object{o}}, "lib"); err != nil {
+		t.Error(err)
 	}
 }

@@ -12,6 +12,9 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
+// StageName marks the nodes this stage makes (manifest.Object.Made).
+const StageName = "namespace"
+
 // RuleUnknownScope is the check rule of a custom kind whose scope nothing
 // tells, so that it gets no namespace.
 const RuleUnknownScope = "namespace-unknown-scope"
@@ -87,6 +90,7 @@ func setMeta(o *manifest.Object, ns string) {
 	if o.Namespace() != "" {
 		return
 	}
+	defer o.MadeEntry(StageName, o.Node, "metadata")
 	md := manifest.Value(o.Node, "metadata")
 	if md == nil || md.Kind != yaml.MappingNode {
 		md = manifest.Ensure(o.Node, "metadata")
@@ -126,6 +130,7 @@ func (st Stage) references(o *manifest.Object, gk schema.GroupKind) {
 		for _, sub := range subjects.Content {
 			if manifest.ScalarAt(sub, "kind") == "ServiceAccount" && manifest.ScalarAt(sub, "namespace") == "" {
 				manifest.Put(sub, "namespace", manifest.KubeString(ns))
+				o.MadeEntry(StageName, sub, "namespace")
 			}
 		}
 		return
@@ -137,6 +142,7 @@ func (st Stage) references(o *manifest.Object, gk schema.GroupKind) {
 	for _, svc := range services {
 		if svc != nil && svc.Kind == yaml.MappingNode && manifest.ScalarAt(svc, "namespace") == "" {
 			manifest.Put(svc, "namespace", manifest.KubeString(st.Namespace))
+			o.MadeEntry(StageName, svc, "namespace")
 		}
 	}
 }

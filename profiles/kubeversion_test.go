@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubeapi"
 )
 
 func TestKubeVersionLaterFileOverrides(t *testing.T) {
@@ -17,13 +17,13 @@ func TestKubeVersionLaterFileOverrides(t *testing.T) {
 		"none.yaml": "vars: {}\n",
 	}
 	for root, want := range map[string]struct {
-		v          lifecycle.Version
+		v          kubeapi.Version
 		text, file string
 		line       int
 	}{
-		"env.yaml":  {lifecycle.Version{Major: 1, Minor: 33}, "v1.33.4", "env.yaml", 3},
-		"same.yaml": {lifecycle.Version{Major: 1, Minor: 29}, "1.29", "base.yaml", 1},
-		"flt.yaml":  {lifecycle.Version{Major: 1, Minor: 30}, "1.30", "flt.yaml", 1},
+		"env.yaml":  {kubeapi.Version{Major: 1, Minor: 33}, "v1.33.4", "env.yaml", 3},
+		"same.yaml": {kubeapi.Version{Major: 1, Minor: 29}, "1.29", "base.yaml", 1},
+		"flt.yaml":  {kubeapi.Version{Major: 1, Minor: 30}, "1.30", "flt.yaml", 1},
 		"none.yaml": {},
 	} {
 		p, err := loadFiles(t, files, root)

@@ -10,13 +10,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/contenthash/refs"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubeapi"
 	"github.com/krender/krender/manifest"
 )
 
@@ -193,7 +194,7 @@ func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 		p.Namespace = doc.Namespace
 	}
 	if kv := doc.KubeVersion; kv.Value != "" {
-		v, err := lifecycle.ParseVersion(kv.Value)
+		v, err := kubeapi.ParseVersion(kv.Value)
 		if err != nil {
 			return filepos.Errorf(kv.Pos, "kubeVersion %v", err)
 		}
@@ -514,7 +515,7 @@ func keyError(n *yaml.Node, t reflect.Type, mark yaml.Mark) (string, bool) {
 		}
 		if !ok {
 			if k.Line == mark.Line && k.Column == mark.Column {
-				return fmt.Sprintf("unknown key %q%s", k.Value, suggest.Hint(k.Value, knownKeys[t.String()])), true
+				return fmt.Sprintf("unknown key %q%s", k.Value, suggest.Hint(k.Value, knownKeys()[t.String()])), true
 			}
 			continue
 		}
@@ -564,8 +565,9 @@ func fieldByKey(t reflect.Type, key string) (reflect.Type, bool) {
 }
 
 // knownKeys are the keys each section of a profile allows, by the Go type
-// name go-yaml's unknown-field error names, for did-you-mean.
-var knownKeys = func() map[string][]string {
+// name go-yaml's unknown-field error names, for did-you-mean. Built on
+// first use (a misspelt key), not at start-up.
+var knownKeys = sync.OnceValue(func() map[string][]string {
 	keys := map[string][]string{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
@@ -589,7 +591,7 @@ var knownKeys = func() map[string][]string {
 		walk(reflect.TypeOf(root))
 	}
 	return keys
-}()
+})
 
 func goTypeName(t string) string {
 	switch {

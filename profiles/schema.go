@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/invopop/jsonschema"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubeapi"
 	"github.com/krender/krender/manifest"
 	"go.yaml.in/yaml/v4"
 )
@@ -79,7 +79,7 @@ func Schema(checkRules []string) ([]byte, error) {
 	schemaAt(root, "zoneHosts", "label").Pattern = labelKey
 	kv := schemaAt(root, "kubeVersion") // an unquoted 1.33 is a number to YAML; the loader reads its text
 	// anyOf, not a union type: ajv's strict mode takes only [T, "null"].
-	kv.Type, kv.AnyOf = "", []*jsonschema.Schema{{Type: "string", Pattern: lifecycle.VersionPattern}, {Type: "number"}}
+	kv.Type, kv.AnyOf = "", []*jsonschema.Schema{{Type: "string", Pattern: kubeapi.VersionPattern}, {Type: "number"}}
 
 	b, err := json.Marshal(root)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubeapi"
 	"github.com/krender/krender/manifest"
 )
 
@@ -55,7 +55,7 @@ func (s *Str) UnmarshalYAML(n *yaml.Node) error {
 // KubeVersion is the profile's kubeVersion as written, and the release it names.
 type KubeVersion struct {
 	Str
-	Version lifecycle.Version // zero when no profile file sets one
+	Version kubeapi.Version // zero when no profile file sets one
 }
 
 // Var is one deploy-time variable.

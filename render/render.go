@@ -209,6 +209,7 @@ func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error)
 		if err := e.objectLimit(0, s.Objects); err != nil {
 			return nil, err
 		}
+		afterStage(st, s)
 	}
 	filepos.SortNotes(s.Notes)
 	return s, nil

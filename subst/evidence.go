@@ -3,6 +3,7 @@ package subst
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 
@@ -123,13 +124,16 @@ func inGoAction(s string, i int) bool {
 	return strings.Contains(s[i:], "}}")
 }
 
-var (
+// shellNames are compiled on first use: start-up pays for every expression
+// compiled at init, and most renders never look.
+var shellNames = sync.OnceValue(func() (r struct{ assignment, declaration, forLoop *regexp.Regexp }) {
 	// NAME=, export NAME=..., local NAME=..., NAME+=, arr[i]=
-	assignment = regexp.MustCompile(`(?:^|[\s;&|({` + "`" + `])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]\n]*\])?\+?=`)
+	r.assignment = regexp.MustCompile(`(?:^|[\s;&|({` + "`" + `])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^\]\n]*\])?\+?=`)
 	// export/local/readonly/declare/typeset/unset NAME..., read [-opts] NAME...
-	declaration = regexp.MustCompile(`(?:^|[\s;&|({])(?:export|local|readonly|declare|typeset|read)((?:[ \t]+[^\s;&|)]+)+)`)
-	forLoop     = regexp.MustCompile(`(?:^|[\s;&|({])for[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in\b`)
-)
+	r.declaration = regexp.MustCompile(`(?:^|[\s;&|({])(?:export|local|readonly|declare|typeset|read)((?:[ \t]+[^\s;&|)]+)+)`)
+	r.forLoop = regexp.MustCompile(`(?:^|[\s;&|({])for[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]+in\b`)
+	return r
+})
 
 // assignedNames are the names a script in s gives values to itself.
 func assignedNames(s string) map[string]bool {
@@ -137,14 +141,15 @@ func assignedNames(s string) map[string]bool {
 		!strings.Contains(s, "read") && !strings.Contains(s, "for") && !strings.Contains(s, "declare") {
 		return nil
 	}
+	re := shellNames()
 	out := map[string]bool{}
-	for _, m := range assignment.FindAllStringSubmatch(s, -1) {
+	for _, m := range re.assignment.FindAllStringSubmatch(s, -1) {
 		out[m[1]] = true
 	}
-	for _, m := range forLoop.FindAllStringSubmatch(s, -1) {
+	for _, m := range re.forLoop.FindAllStringSubmatch(s, -1) {
 		out[m[1]] = true
 	}
-	for _, m := range declaration.FindAllStringSubmatch(s, -1) {
+	for _, m := range re.declaration.FindAllStringSubmatch(s, -1) {
 		for _, w := range strings.Fields(m[1]) {
 			name, _, _ := strings.Cut(w, "=")
 			if !strings.HasPrefix(w, "-") && isName(name) {

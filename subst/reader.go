@@ -6,7 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubeapi"
 	"github.com/krender/krender/manifest"
 )
 
@@ -92,7 +92,7 @@ func newObjectReader(o *manifest.Object, crds crdIndex, strict bool) objectReade
 	// The core group's only apiVersion is v1; `fluentbit.fluent.io` alone
 	// is a custom group that forgot its version, not the core group.
 	core := av == "v1"
-	builtin := core || strings.Contains(av, "/") && lifecycle.BuiltinGroup(group)
+	builtin := core || strings.Contains(av, "/") && kubeapi.BuiltinGroup(group)
 	r := objectReader{builtin: builtin, strict: strict}
 	r.crd = r.builtin && group == "apiextensions.k8s.io" && o.Kind() == "CustomResourceDefinition"
 	if !r.builtin {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 
@@ -267,13 +268,15 @@ func HoldsApplicationUntilProxyStarts(o *manifest.Object) bool {
 
 // etcHostsWrite matches shell that writes /etc/hosts: a redirection, tee,
 // sed -i, or cp/mv/ln/install with /etc/hosts as the destination. Shell that
-// only reads it does not match.
-var etcHostsWrite = regexp.MustCompile(`(?m)(?:>>?\|?\s*|\btee\b[^\n|;&<]*\s|\bsed\b[^\n|;&<]*\s(?:-[a-zA-Z]*i|--in-place)[^\n|;&<]*\s)["']?/etc/hosts(?:$|[\s;|&)'"])` +
-	`|\b(?:cp|mv|ln|install)\b[^\n|;&<]*\s["']?/etc/hosts["']?[ \t]*(?:$|[;|&)])`)
+// only reads it does not match. Compiled on first use, not at start-up.
+var etcHostsWrite = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:>>?\|?\s*|\btee\b[^\n|;&<]*\s|\bsed\b[^\n|;&<]*\s(?:-[a-zA-Z]*i|--in-place)[^\n|;&<]*\s)["']?/etc/hosts(?:$|[\s;|&)'"])` +
+		`|\b(?:cp|mv|ln|install)\b[^\n|;&<]*\s["']?/etc/hosts["']?[ \t]*(?:$|[;|&)])`)
+})
 
 // EtcHostsWrite returns where in script the first write to /etc/hosts is (a
 // byte range), or nil.
-func EtcHostsWrite(script string) []int { return etcHostsWrite.FindStringIndex(script) }
+func EtcHostsWrite(script string) []int { return etcHostsWrite().FindStringIndex(script) }
 
 // Scripts are the container's command, args and exec hook/probe commands:
 // the strings it runs.

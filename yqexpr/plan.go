@@ -6,6 +6,8 @@ import (
 
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/manifest"
 )
 
 // A plan is the part of a document an expression can read, known when the
@@ -179,10 +181,9 @@ func (p *plan) cut(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
 			kept = append(kept, k, next.cut(v, copies))
 		}
 	}
-	c := *n
-	c.Content = kept
-	copies[&c] = n
-	return &c
+	c := manifest.View(n, kept)
+	copies[c] = n
+	return c
 }
 
 func hasAlias(n *yaml.Node) bool {

@@ -201,44 +201,23 @@ func evaluate(x *yqlib.ExpressionNode, doc *yaml.Node) (outcome, error) {
 	return out, nil
 }
 
-// Update evaluates an assignment such as `. += $frag` with target as the
-// document and vars bound as $name, and puts the result in target's place
-// (the pointer stays, so the parent needs no change). yqlib copies nodes
-// freely, so every input node is stamped with an id in its Line field for
-// the evaluation; from is then the input node each result node was copied
-// from, by which callers keep positions and source files.
-func (e *Expr) Update(target *yaml.Node, vars map[string]*yaml.Node) (from map[*yaml.Node]*yaml.Node, err error) {
-	var stamped []*yaml.Node
-	var lines []int
-	stamp := func(n *yaml.Node) {
-		manifest.Walk(n, func(c *yaml.Node) {
-			stamped = append(stamped, c)
-			lines = append(lines, c.Line)
-			c.Line = len(stamped) // ids start at 1: 0 stays "no origin"
-		})
-	}
-	stamp(target)
-	for _, v := range vars {
-		stamp(v)
-	}
+// Eval evaluates an assignment such as `. += $frag` with target as the
+// document and vars bound as $name, and returns the document it makes: new
+// nodes throughout, as yqlib copies freely, each with the Line and Column of
+// the input node it was copied from. Inputs are left as they were; callers
+// put the result in place through manifest.Object.Rebuild, which follows
+// the copies.
+func (e *Expr) Eval(target *yaml.Node, vars map[string]*yaml.Node) (*yaml.Node, error) {
 	cn, err := toCandidate(target)
-	var vc map[string]*yqlib.CandidateNode
-	if err == nil {
-		vc = map[string]*yqlib.CandidateNode{}
-		for name, v := range vars {
-			if vc[name], err = toCandidate(v); err != nil {
-				break
-			}
-		}
-	}
-	for i, n := range stamped {
-		n.Line = lines[i]
-	}
 	if err != nil {
 		return nil, err
 	}
 	ctx := yqlib.Context{MatchingNodes: single(cn)}
-	for name, c := range vc {
+	for name, v := range vars {
+		c, err := toCandidate(v)
+		if err != nil {
+			return nil, err
+		}
 		ctx.SetVariable(name, single(c))
 	}
 	t := e.borrow()
@@ -246,26 +225,7 @@ func (e *Expr) Update(target *yaml.Node, vars map[string]*yaml.Node) (from map[*
 	if _, err := yqlib.NewDataTreeNavigator().GetMatchingNodes(ctx, t); err != nil {
 		return nil, err
 	}
-	out, err := cn.MarshalYAML()
-	if err != nil {
-		return nil, err
-	}
-	from = map[*yaml.Node]*yaml.Node{}
-	manifest.Walk(out, func(c *yaml.Node) {
-		if c.Line < 1 || c.Line > len(stamped) {
-			c.Line = 0
-			return
-		}
-		src := stamped[c.Line-1]
-		from[c] = src
-		c.Line, c.Column = lines[c.Line-1], src.Column
-	})
-	*target = *out
-	if src, ok := from[out]; ok {
-		from[target] = src
-		delete(from, out)
-	}
-	return from, nil
+	return cn.MarshalYAML()
 }
 
 // toCandidate converts n for yqlib. yqlib follows an alias through its

@@ -150,15 +150,27 @@ func TestDelete(t *testing.T) {
 	}
 }
 
-// TestUpdateKeepsOrigins checks that after yqlib has copied nodes around,
-// each result node still knows the input node it came from, with the line
-// and column that node had.
-func TestUpdateKeepsOrigins(t *testing.T) {
-	target := parse(t, "name: app\nimage: app:1\nenv:\n  - name: A\n    value: a\n")
-	frag := parse(t, "\n\ncommand: [sh]\nenv:\n  - name: B\n")
+// TestEvalKeepsOrigins checks that after yqlib has copied nodes around,
+// each result node still knows, through manifest's Rebuild, the input node
+// it came from: its line, column and file.
+func TestEvalKeepsOrigins(t *testing.T) {
+	objs, err := manifest.Parse(manifest.NewSource("c.yaml", []byte("name: app\nimage: app:1\nenv:\n  - name: A\n    value: a\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, target := objs[0], objs[0].Node
+	fsrc := manifest.NewSource("frag.yaml", []byte("\n\ncommand: [sh]\nenv:\n  - name: B\n"))
+	frags, err := manifest.Parse(fsrc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frag := frags[0].Node
 	image := manifest.Value(target, "image")
 	fragCmd := manifest.Value(frag, "command")
-	from, err := compile(t, ". += $frag").Update(target, map[string]*yaml.Node{"frag": frag})
+	x := compile(t, ". += $frag")
+	err = o.Rebuild("test", target, frag, fsrc, func(target, frag *yaml.Node) (*yaml.Node, error) {
+		return x.Eval(target, map[string]*yaml.Node{"frag": frag})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,14 +181,14 @@ func TestUpdateKeepsOrigins(t *testing.T) {
 		t.Errorf("input nodes keep their lines: image %d (want 2), command %d (want 3)", image.Line, fragCmd.Line)
 	}
 	newImage, newCmd := manifest.Value(target, "image"), manifest.Value(target, "command")
-	if from[newImage] != image || newImage.Line != 2 || newImage.Column != 8 {
-		t.Errorf("image: from %p (want %p), at %d:%d (want 2:8)", from[newImage], image, newImage.Line, newImage.Column)
+	if newImage == image || o.Pos(newImage).String() != "c.yaml:2:8" {
+		t.Errorf("image: at %s, want a copy at c.yaml:2:8", o.Pos(newImage))
 	}
-	if from[newCmd] != fragCmd || newCmd.Line != 3 || newCmd.Column != 10 {
-		t.Errorf("command: from %p (want %p), at %d:%d (want 3:10)", from[newCmd], fragCmd, newCmd.Line, newCmd.Column)
+	if o.Pos(newCmd).String() != "frag.yaml:3:10" {
+		t.Errorf("command: at %s, want frag.yaml:3:10", o.Pos(newCmd))
 	}
-	if from[target] == nil {
-		t.Error("the target itself has no origin")
+	if err := manifest.CheckPositions(&manifest.Set{Objects: []*manifest.Object{o}}, "eval"); err != nil {
+		t.Error(err)
 	}
 }
 

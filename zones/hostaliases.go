@@ -62,6 +62,7 @@ func (c *config) setHostAliases(o *manifest.Object, spec *yaml.Node, z *zone) er
 			table.add(a.addr, ip, h.Value, c.profileScalar(o, h.Value, h))
 		}
 	}
+	defer o.MadeEntry(StageName, spec, "hostAliases")
 	entries := table.sorted()
 	if len(entries) == 0 {
 		manifest.Delete(spec, "hostAliases")
@@ -146,18 +147,13 @@ func (c *config) profileScalar(o *manifest.Object, v string, from profiles.Str) 
 	return c.place(o, c.str(v), from.Pos)
 }
 
-// place records that the new node n was written at pos in the profile. n
-// must not have children yet: Adopt marks the whole subtree.
+// place records that the new node n was written at pos in the profile.
 func (c *config) place(o *manifest.Object, n *yaml.Node, pos filepos.Pos) *yaml.Node {
-	n.Line, n.Column = pos.Line, pos.Col
-	o.Adopt(n, c.source(pos.File))
-	return n
+	return o.PlaceAt(n, c.source(pos.File), pos.Line, pos.Col)
 }
 
 // samePlace gives the new, childless node n the position of like, in
 // whichever file like was written.
 func samePlace(o *manifest.Object, n, like *yaml.Node) *yaml.Node {
-	n.Line, n.Column = like.Line, like.Column
-	o.Adopt(n, o.SourceOf(like))
-	return n
+	return o.PlaceLike(n, like)
 }

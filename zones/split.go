@@ -63,6 +63,7 @@ func (c *config) split(s *manifest.Set, o *manifest.Object) ([]*manifest.Object,
 		if counts != nil {
 			setInt(manifest.Value(cspec, "replicas"), counts[i])
 		}
+		cp.Made(StageName, cp.Node) // labels, affinity
 		copies[i] = cp
 	}
 	return copies, errs.Err()
@@ -124,6 +125,7 @@ func (c *config) splitHPA(s *manifest.Set, hpa *manifest.Object, w *splitResult)
 				setInt(manifest.Value(cspec, field), n[i])
 			}
 		}
+		cp.Made(StageName, cp.Node) // labels
 		copies[i] = cp
 	}
 	return copies, nil

@@ -12,6 +12,9 @@ import (
 	"github.com/krender/krender/workload"
 )
 
+// StageName marks the nodes this stage makes (manifest.Object.Made).
+const StageName = "zones"
+
 // Rule ids of the stage's notes, as `krender check` reports them.
 const (
 	RuleSplitTarget   = "split-target"

@@ -10,13 +10,17 @@
 //     same render in memory, with the linter) on the same fleet and profile,
 //     once as it is and once with a ServiceMonitor per app and its CRD
 //     (--crds), which only that run reads;
-//  4. a floor: the YAML library alone parsing and re-emitting krender's output.
+//  4. a floor: the YAML library alone parsing and re-emitting krender's output;
+//  5. given -before, a previous krender build's render and check, run
+//     alternately with this build's, round by round, so that both share
+//     the machine's noise.
 //
 // Each is run as a child process and measured by wall time, CPU time
 // (user+sys, children included) and peak RSS, from wait4's rusage. Results
-// go to stdout and to BENCHMARKS.md; sections of BENCHMARKS.md that it does
+// go to stdout and to BENCHMARKS.md, with a chart of wall time against
+// objects beside it (BENCHMARKS.svg); sections of BENCHMARKS.md that it does
 // not write (notes added by hand) are kept, after the generated ones. Run it
-// through `make bench`.
+// through `make bench` (`make bench BEFORE=<git ref>` for a before build).
 package main
 
 import (
@@ -53,6 +57,9 @@ type config struct {
 	work      string
 	out       string
 	kustomize bool
+	// before is a previous build measured alternately with krender's render
+	// and check ("" for none); beforeName says what it is in the report.
+	before, beforeName string
 }
 
 func main() {
@@ -72,13 +79,15 @@ func main() {
 	flag.StringVar(&sizes, "sizes", "10,100,500", "tenant counts to measure")
 	flag.IntVar(&c.apps, "apps", 20, "apps per tenant (a Deployment, a Service and a ConfigMap each)")
 	flag.IntVar(&c.sample, "shell-sample", 10, "tenants the shell pipeline renders when T is larger; its time is scaled by T/sample")
-	flag.IntVar(&c.runs, "runs", 5, "runs of krender and of the floor per size (the median is reported)")
+	flag.IntVar(&c.runs, "runs", 5, "runs of krender and of the floor per size, rounds with -before (the median is reported)")
 	flag.StringVar(&c.krender, "krender", "./krender", "krender binary")
 	flag.StringVar(&c.yq, "yq", ".cache/bin/yq", "mikefarah yq binary (hack/tools.sh builds it)")
 	flag.StringVar(&c.kubectl, "kubectl", "kubectl", "kubectl binary with kustomize built in")
 	flag.StringVar(&c.work, "work", ".cache/bench", "scratch directory for fleets and outputs")
 	flag.StringVar(&c.out, "out", "BENCHMARKS.md", "report file")
 	flag.BoolVar(&c.kustomize, "kustomize", true, "measure kubectl kustomize")
+	flag.StringVar(&c.before, "before", "", "a previous krender build to measure alternately with -krender (render and check); its krender-check, if it has one, beside it")
+	flag.StringVar(&c.beforeName, "before-name", "", "what the -before build is, for the report (default: its path)")
 	flag.Parse()
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -86,6 +95,9 @@ func main() {
 			fatalf("-sizes: %q is not a tenant count", s)
 		}
 		c.sizes = append(c.sizes, n)
+	}
+	if c.beforeName == "" {
+		c.beforeName = c.before
 	}
 	if err := run(c); err != nil {
 		fatalf("%v", err)
@@ -112,26 +124,14 @@ type row struct {
 	checkCRD         usage // the same with the custom resources and --crds
 	customs          int   // custom resources checkCRD validated
 	floor            usage
+	before           builds // the -before build, zero without one
 	checks           []string
 	load             string // /proc/loadavg when the size started
 }
 
 func run(c config) error {
-	for _, p := range []*string{&c.krender, &c.yq, &c.work, &c.out} {
-		abs, err := filepath.Abs(*p)
-		if err != nil {
-			return err
-		}
-		*p = abs
-	}
-	tools := map[string]string{"krender": c.krender, "yq": c.yq, "envsubst": "envsubst", "sed": "sed", "bash": "bash"}
-	if c.kustomize {
-		tools["kubectl"] = c.kubectl
-	}
-	for name, path := range tools {
-		if _, err := exec.LookPath(path); err != nil {
-			return fmt.Errorf("%s not found (%s): run `make tools build` first", name, path)
-		}
+	if err := resolveTools(&c); err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -175,7 +175,40 @@ func run(c config) error {
 	report, kept := withHandWritten(report, string(old))
 	fmt.Println()
 	fmt.Print(summary(c, rows, kept))
+	if err := writeChartFile(chartPath(c.out), rows); err != nil {
+		return err
+	}
 	return os.WriteFile(c.out, []byte(report), 0o644)
+}
+
+// resolveTools makes the paths absolute (children run in the fleet's
+// directory) and finds every tool the run needs before anything is measured.
+func resolveTools(c *config) error {
+	for _, p := range []*string{&c.krender, &c.yq, &c.work, &c.out} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = abs
+	}
+	tools := map[string]string{"krender": c.krender, "yq": c.yq, "envsubst": "envsubst", "sed": "sed", "bash": "bash"}
+	if c.kustomize {
+		tools["kubectl"] = c.kubectl
+	}
+	if c.before != "" {
+		abs, err := filepath.Abs(c.before)
+		if err != nil {
+			return err
+		}
+		c.before = abs
+		tools["the -before build"] = c.before
+	}
+	for name, path := range tools {
+		if _, err := exec.LookPath(path); err != nil {
+			return fmt.Errorf("%s not found (%s): run `make tools build` first", name, path)
+		}
+	}
+	return nil
 }
 
 func measureSize(c config, self string, tenants int) (row, error) {
@@ -192,30 +225,11 @@ func measureSize(c config, self string, tenants int) (row, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return row{}, err
 	}
-	fmt.Fprintf(os.Stderr, "T=%d: krender\n", tenants)
+	if err := measureRenderCheck(c, f, dir, &r); err != nil {
+		return r, err
+	}
 	stream := filepath.Join(out, "krender.yaml")
 	var err error
-	args := []string{"render", "-p", fleetgen.Profile, fleetgen.AppsDir}
-	if r.krender, err = median(c.runs, func() (usage, error) { return child(dir, nil, stream, c.krender, args...) }); err != nil {
-		return r, err
-	}
-	if r.serial, err = median(c.runs, func() (usage, error) {
-		return child(dir, []string{"GOMAXPROCS=1"}, filepath.Join(out, "krender-1.yaml"), c.krender, args...)
-	}); err != nil {
-		return r, err
-	}
-	r.checks = append(r.checks, krenderChecks(f, stream, filepath.Join(out, "krender-1.yaml"))...)
-
-	// krender check on the same fleet and profile, its findings printed as
-	// text (the default). Exit 1 means error findings: a successful run.
-	fmt.Fprintf(os.Stderr, "T=%d: krender check\n", tenants)
-	checkArgs := []string{"check", "-p", fleetgen.Profile, fleetgen.AppsDir}
-	if r.check, err = median(c.runs, func() (usage, error) {
-		return childExits(dir, nil, filepath.Join(out, "check.txt"), checkExits, c.krender, checkArgs...)
-	}); err != nil {
-		return r, err
-	}
-	r.checks = append(r.checks, findingsCheck(dir, c.krender))
 
 	// The same with every app's ServiceMonitor and the CRD it is validated
 	// against: what custom resources add to a check.
@@ -258,24 +272,86 @@ func measureSize(c config, self string, tenants int) (row, error) {
 	r.checks = append(r.checks, fmt.Sprintf("shell: wrote %d files for %d tenants (want %d)", len(files), n, n*c.apps*len(fleetgen.Kinds)))
 
 	if c.kustomize {
-		fmt.Fprintf(os.Stderr, "T=%d: kubectl kustomize\n", tenants)
-		kz := filepath.Join(dir, "kustomize")
-		if _, err := child(dir, nil, "", c.krender, "render", "-p", fleetgen.ProfileNoHash, "-o", kz, fleetgen.AppsDir); err != nil {
-			return r, fmt.Errorf("preparing kustomize's input: %w", err)
-		}
-		if err := kustomizations(f, kz); err != nil {
+		if err := measureKustomize(c, f, dir, &r); err != nil {
 			return r, err
 		}
-		script := filepath.Join(dir, "kustomize.sh")
-		if err := os.WriteFile(script, []byte(kustomizeScript(f)), 0o755); err != nil {
-			return r, err
-		}
-		if r.kustomize, err = child(dir, nil, "", "bash", script, c.kubectl); err != nil {
-			return r, err
-		}
-		r.checks = append(r.checks, hashCheck(f, stream, filepath.Join(out, "kustomize", f.Tenant(0)+".yaml")))
 	}
 	return r, nil
+}
+
+// measureRenderCheck measures krender render (and on one core) and krender
+// check on the fleet in dir, each alternately with the before build's, if
+// there is one, and states what they did.
+func measureRenderCheck(c config, f fleetgen.Fleet, dir string, r *row) error {
+	fmt.Fprintf(os.Stderr, "T=%d: krender%s\n", f.Tenants, c.andBefore())
+	out := filepath.Join(dir, "out")
+	stream := filepath.Join(out, "krender.yaml")
+	beforeStream := filepath.Join(out, "before.yaml")
+	var err error
+	args := []string{"render", "-p", fleetgen.Profile, fleetgen.AppsDir}
+	var renderBefore func(string) (usage, error)
+	if c.before != "" {
+		renderBefore = func(bin string) (usage, error) { return child(dir, nil, beforeStream, bin, args...) }
+	}
+	if r.krender, r.before.render, err = alongside(c,
+		func(bin string) (usage, error) { return child(dir, nil, stream, bin, args...) }, renderBefore); err != nil {
+		return err
+	}
+	if r.serial, err = median(c.runs, func() (usage, error) {
+		return child(dir, []string{"GOMAXPROCS=1"}, filepath.Join(out, "krender-1.yaml"), c.krender, args...)
+	}); err != nil {
+		return err
+	}
+	r.checks = append(r.checks, krenderChecks(f, stream, filepath.Join(out, "krender-1.yaml"))...)
+	if c.before != "" {
+		r.checks = append(r.checks, beforeRenderCheck(stream, beforeStream))
+	}
+
+	// krender check on the same fleet and profile, its findings printed as
+	// text (the default). Exit 1 means error findings: a successful run.
+	fmt.Fprintf(os.Stderr, "T=%d: krender check%s\n", f.Tenants, c.andBefore())
+	checkArgs := []string{"check", "-p", fleetgen.Profile, fleetgen.AppsDir}
+	var checkBefore func(string) (usage, error)
+	if c.before != "" {
+		ok, note := beforeCheckWorks(dir, c.before)
+		r.checks = append(r.checks, note)
+		if ok {
+			checkBefore = func(bin string) (usage, error) {
+				return childExits(dir, nil, filepath.Join(out, "before-check.txt"), checkExits, bin, checkArgs...)
+			}
+		}
+	}
+	if r.check, r.before.check, err = alongside(c, func(bin string) (usage, error) {
+		return childExits(dir, nil, filepath.Join(out, "check.txt"), checkExits, bin, checkArgs...)
+	}, checkBefore); err != nil {
+		return err
+	}
+	r.checks = append(r.checks, findingsCheck(dir, c.krender))
+	return nil
+}
+
+// measureKustomize runs kubectl kustomize once per tenant on krender's
+// unhashed output, each ConfigMap turned into a configMapGenerator.
+func measureKustomize(c config, f fleetgen.Fleet, dir string, r *row) error {
+	out := filepath.Join(dir, "out")
+	fmt.Fprintf(os.Stderr, "T=%d: kubectl kustomize\n", f.Tenants)
+	kz := filepath.Join(dir, "kustomize")
+	if _, err := child(dir, nil, "", c.krender, "render", "-p", fleetgen.ProfileNoHash, "-o", kz, fleetgen.AppsDir); err != nil {
+		return fmt.Errorf("preparing kustomize's input: %w", err)
+	}
+	if err := kustomizations(f, kz); err != nil {
+		return err
+	}
+	script := filepath.Join(dir, "kustomize.sh")
+	if err := os.WriteFile(script, []byte(kustomizeScript(f)), 0o755); err != nil {
+		return err
+	}
+	var err error
+	if r.kustomize, err = child(dir, nil, "", "bash", script, c.kubectl); err != nil {
+		return err
+	}
+	r.checks = append(r.checks, hashCheck(f, filepath.Join(out, "krender.yaml"), filepath.Join(out, "kustomize", f.Tenant(0)+".yaml")))
+	return nil
 }
 
 // child runs one command and measures it; stdout goes to the file named, or
@@ -321,18 +397,19 @@ func childExits(dir string, env []string, stdout string, ok []int, name string, 
 // median runs f n times and keeps the median wall and CPU time and the
 // largest peak RSS.
 func median(n int, f func() (usage, error)) (usage, error) {
-	var walls, cpus []time.Duration
-	var rss int64
-	for range max(n, 1) {
-		u, err := f()
-		if err != nil {
-			return usage{}, err
-		}
-		walls, cpus, rss = append(walls, u.wall), append(cpus, u.cpu), max(rss, u.rssKB)
+	us, err := interleave(n, f)
+	if err != nil {
+		return usage{}, err
 	}
-	slices.Sort(walls)
-	slices.Sort(cpus)
-	return usage{wall: walls[len(walls)/2], cpu: cpus[len(cpus)/2], rssKB: rss}, nil
+	return us[0], nil
+}
+
+// andBefore names the before build in progress lines, when there is one.
+func (c config) andBefore() string {
+	if c.before == "" {
+		return ""
+	}
+	return ", alternately with the before build"
 }
 
 func (u usage) scale(total, sample int) usage {
@@ -464,7 +541,7 @@ func krenderChecks(f fleetgen.Fleet, stream, serial string) []string {
 		return []string{"krender: " + err.Error()}
 	}
 	var out []string
-	docs := bytes.Count(text, []byte("\nkind: ")) + bytes.Count(text[:min(len(text), 6)], []byte("kind: "))
+	docs := countObjects(text)
 	out = append(out, fmt.Sprintf("krender: %d objects rendered (want %d), %d bytes", docs, f.Objects(), len(text)))
 	injected := bytes.Count(text, []byte("efs_ip="))
 	want := (f.Apps - 1) * f.Tenants
@@ -702,6 +779,10 @@ func describeMachine(c config) machine {
 		"envsubst: " + version("envsubst", "--version"),
 		"sed: " + version("sed", "--version"),
 		"bash: " + version("bash", "--version"),
+		"krender: " + version(c.krender, "version"),
+	}
+	if c.before != "" {
+		m.tools = append(m.tools, "before ("+c.beforeName+"): "+version(c.before, "version"))
 	}
 	if c.kustomize {
 		out, _ := exec.Command(c.kubectl, "version", "--client").CombinedOutput()
@@ -770,6 +851,14 @@ func (r row) text() string {
 	line("krender check +CRs", r.checkCRD)
 	line("krender GOMAXPROCS=1", r.serial)
 	line("floor (parse+emit)", r.floor)
+	line("before: render", r.before.render)
+	line("before: check", r.before.check)
+	if r.before.render.wall > 0 {
+		fmt.Fprintf(&b, "  render after/before wall %s  cpu %s\n", ratio(r.krender.wall, r.before.render.wall), ratio(r.krender.cpu, r.before.render.cpu))
+	}
+	if r.before.check.wall > 0 {
+		fmt.Fprintf(&b, "  check after/before  wall %s  cpu %s\n", ratio(r.check.wall, r.before.check.wall), ratio(r.check.cpu, r.before.check.cpu))
+	}
 	fmt.Fprintf(&b, "  krender/shell      wall %s  cpu %s\n", ratio(r.krender.wall, r.shell.wall), ratio(r.krender.cpu, r.shell.cpu))
 	fmt.Fprintf(&b, "  krender/kustomize  wall %s  cpu %s\n", ratio(r.krender.wall, r.kustomize.wall), ratio(r.krender.cpu, r.kustomize.cpu))
 	fmt.Fprintf(&b, "  krender/floor      wall %s  cpu %s\n", ratio(r.krender.wall, r.floor.wall), ratio(r.krender.cpu, r.floor.cpu))
@@ -784,52 +873,6 @@ func (r row) text() string {
 		fmt.Fprintf(&b, "  check: %s\n", c)
 	}
 	return b.String()
-}
-
-// targets judges the run against what krender promises.
-func targets(rows []row) []string {
-	var out []string
-	mark := func(ok bool) string {
-		if ok {
-			return "met"
-		}
-		return "MISSED"
-	}
-	var firstPerObj float64 // CPU per object at the smallest size of 100 tenants or more
-	var largest row
-	for _, r := range rows {
-		if r.tenants == 100 && r.shell.wall > 0 {
-			x := float64(r.shell.wall) / float64(r.krender.wall)
-			miss := ""
-			if x < 100 {
-				miss = fmt.Sprintf(", %.2f× short", 100/x)
-			}
-			out = append(out, fmt.Sprintf("≥100× faster than the shell pipeline at T=100: %.0f× (wall)%s, %.0f× (cpu) — %s",
-				x, miss, float64(r.shell.cpu)/float64(r.krender.cpu), mark(x >= 100)))
-		}
-		if r.kustomize.wall > 0 {
-			x := float64(r.kustomize.wall) / float64(r.krender.wall)
-			out = append(out, fmt.Sprintf("faster than kubectl kustomize at T=%d: %.1f× (wall), %.1f× (cpu) — %s", r.tenants, x, float64(r.kustomize.cpu)/float64(r.krender.cpu), mark(x > 1)))
-		}
-		x := float64(r.krender.cpu) / float64(r.floor.cpu)
-		out = append(out, fmt.Sprintf("within 3× of the parse+emit floor at T=%d: %.2f× (cpu), %.2f× (wall) — %s", r.tenants, x, float64(r.krender.wall)/float64(r.floor.wall), mark(x <= 3)))
-		if r.tenants == 500 {
-			out = append(out, fmt.Sprintf("peak RSS under 200 MB at T=500: %s — %s", mb(r.krender.rssKB), mark(r.krender.rssKB < 200*1024)))
-		}
-		if r.tenants >= 100 && firstPerObj == 0 {
-			firstPerObj = float64(r.krender.cpu) / float64(r.objects)
-		} else if r.tenants >= 100 {
-			largest = r
-		}
-	}
-	// Linear: the cost per object does not grow with the fleet (below 100
-	// tenants start-up still weighs on it).
-	if largest.objects > 0 {
-		x := float64(largest.krender.cpu) / float64(largest.objects) / firstPerObj
-		out = append(out, fmt.Sprintf("linear in objects up to %d: CPU per object at %d objects is %.2f× that at the smallest size from 100 tenants — %s",
-			largest.objects, largest.objects, x, mark(x <= 1.25)))
-	}
-	return out
 }
 
 func profileMarkdown(tenants int, shares []share) string {
@@ -852,8 +895,8 @@ func profileMarkdown(tenants int, shares []share) string {
 func summary(c config, rows []row, kept []string) string {
 	var b strings.Builder
 	b.WriteString("targets:\n")
-	for _, t := range targets(rows) {
-		fmt.Fprintf(&b, "  %s\n", t)
+	for _, v := range targets(rows) {
+		fmt.Fprintf(&b, "  %s\n", v)
 	}
 	fmt.Fprintf(&b, "written to %s\n", c.out)
 	for _, t := range kept {
@@ -888,7 +931,12 @@ func (m machine) markdown(c config, rows []row) string {
 	fmt.Fprintf(&b, "  --crds crds apps custom`. Only this run reads them. One ServiceMonitor in %d misspells a field, so that\n", fleetgen.TypoEvery)
 	b.WriteString("  the unknown-field findings prove each was validated (see Checks).\n")
 	b.WriteString("- **floor**: the YAML library alone (yqlib's decoder, the same yaml encoder settings) parsing krender's\n")
-	fmt.Fprintf(&b, "  output and writing it again, on all cores, with krender's GC settings; median of %d runs.\n\n", c.runs)
+	fmt.Fprintf(&b, "  output and writing it again, on all cores, with krender's GC settings; median of %d runs.\n", c.runs)
+	if c.before != "" {
+		fmt.Fprintf(&b, "- **before**: %s, a previous build, running the same `render` and `check` command lines, alternately\n", c.beforeName)
+		b.WriteString("  with this build's, round by round (see Before and after).\n")
+	}
+	b.WriteString("\n")
 	b.WriteString("## Machine\n\n")
 	fmt.Fprintf(&b, "- %s CPUs: %s\n- memory: %s\n- %s, Linux %s\n", m.cpus, m.model, m.memory, m.goVersion, m.kernel)
 	for _, t := range m.tools {
@@ -914,7 +962,10 @@ func (m machine) markdown(c config, rows []row) string {
 		objects = r.objects
 		line("krender, GOMAXPROCS=1", r.serial)
 		line("floor (parse+emit)", r.floor)
+		line("before: krender", r.before.render)
+		line("before: krender check", r.before.check)
 	}
+	b.WriteString(chartMarkdown(c, rows))
 	b.WriteString("\n## Ratios (krender's time over the other's)\n\n")
 	b.WriteString("The last two columns are `krender check`'s time over `krender render`'s.\n\n")
 	b.WriteString("| T | krender/shell wall | krender/shell CPU | krender/kustomize wall | krender/kustomize CPU | krender/floor wall | krender/floor CPU | check/render wall | check/render CPU |\n|---:|---|---|---|---|---|---|---|---|\n")
@@ -925,14 +976,15 @@ func (m machine) markdown(c config, rows []row) string {
 			ratio(r.krender.wall, r.floor.wall), ratio(r.krender.cpu, r.floor.cpu),
 			ratio(r.check.wall, r.krender.wall), ratio(r.check.cpu, r.krender.cpu))
 	}
+	b.WriteString(beforeMarkdown(c, rows))
 	b.WriteString(crdMarkdown(m.crd, rows))
 	b.WriteString("\n## Cost per object (krender)\n\n| T | objects | wall / object | CPU / object | peak RSS |\n|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %d | %d | %s | %s | %s |\n", r.tenants, r.objects, perObject(r.krender.wall, r.objects), perObject(r.krender.cpu, r.objects), mb(r.krender.rssKB))
 	}
 	b.WriteString("\n## Targets\n\n")
-	for _, t := range targets(rows) {
-		fmt.Fprintf(&b, "- %s\n", t)
+	for _, v := range targets(rows) {
+		fmt.Fprintf(&b, "- %s\n", v)
 	}
 	b.WriteString("\n## Checks\n\n")
 	for _, r := range rows {

@@ -34,6 +34,7 @@ func TestGolden(t *testing.T) {
 		dir := filepath.Dir(argsFile)
 		name := strings.TrimPrefix(filepath.ToSlash(dir), "../../testdata/")
 		t.Run(name, func(t *testing.T) {
+			checkPositions(t)
 			raw, err := os.ReadFile(argsFile)
 			if err != nil {
 				t.Fatal(err)
