@@ -5,9 +5,9 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/render"
 )
 
 // BenchmarkCheck is `krender check` in-process on a generated fleet: the
@@ -28,11 +28,11 @@ func BenchmarkCheckCRD(b *testing.B) {
 func benchCheck(b *testing.B, custom bool) {
 	for _, tenants := range []int{10, 100} {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
-		fsys := render.MapFS{}
+		fsys := fstest.MapFS{}
 		for name, text := range f.Files() {
 			fsys[name] = &fstest.MapFile{Data: text}
 		}
-		opts := render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
+		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
 		var cfg check.Config
 		objects := f.Objects()
 		if custom {

@@ -18,8 +18,8 @@ import (
 // stage that cannot be built (a bad profile section) fails the run before
 // any unit renders. ns writes the namespace; check is `krender check`'s linter, or nil; redacted is
 // --redact's stage, or nil.
-func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
-	in, err := inject.New(readLimited(fsys, p.Limits.OrDefault().FileBytes), p)
+func buildStages(fragments func(string) ([]byte, error), p *profiles.Profile, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
+	in, err := inject.New(fragments, p)
 	if err != nil {
 		return nil, err
 	}
