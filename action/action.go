@@ -44,6 +44,8 @@ type Options struct {
 	MemoryLimit func(int64)
 	// Once says the engine renders once (render.Config.Once).
 	Once bool
+	// AfterStage is render.Config.AfterStage: tests look at every stage.
+	AfterStage func(stage string, s *manifest.Set)
 	// Secrets are overrides like Set, read from CI's secrets (--set-env,
 	// --set-file); their values are kept out of listings and, with Redact,
 	// out of the output's Secret data.
@@ -121,7 +123,7 @@ func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 	c := render.Config{
 		Profile: in.Profile, Templates: in.Templates, Units: in.Units,
 		Namespace: o.Namespace, CRDs: crds, Strict: o.Strict, Check: check,
-		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once,
+		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, AfterStage: o.AfterStage,
 	}
 	if o.Redact {
 		c.Redact = SecretValues(o.Secrets)

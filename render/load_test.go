@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/krender/krender/loader"
+	"github.com/krender/krender/manifest"
 )
 
 // Options are the inputs a test engine is loaded from.
@@ -13,6 +14,8 @@ type Options struct {
 	Paths   []string
 	Stdin   io.Reader
 	Once    bool
+	// AfterStage is Config.AfterStage.
+	AfterStage func(stage string, s *manifest.Set)
 }
 
 // load reads the profile and templates from fsys as the render action
@@ -42,5 +45,5 @@ func load(fsys fs.FS, o Options) (*Engine, error) {
 			units = append(units, Unit{Tenant: tn.Name, Vars: p.Vars.Merge(tn.Vars)})
 		}
 	}
-	return New(Config{Profile: p, Templates: tpls, Units: units, Fragments: loader.Fragments(fsys, p), Once: o.Once})
+	return New(Config{Profile: p, Templates: tpls, Units: units, Fragments: loader.Fragments(fsys, p), Once: o.Once, AfterStage: o.AfterStage})
 }

@@ -64,6 +64,11 @@ type Config struct {
 	// the templates rather than two. Map then cannot run again, nor
 	// the vars listing (action.WriteVars).
 	Once bool
+	// AfterStage, when set, sees every unit's set after each stage, named
+	// by its type: tests check there what each stage left
+	// (manifest.CheckPositions). Units render at once: it must be safe for
+	// concurrent use.
+	AfterStage func(stage string, s *manifest.Set)
 }
 
 // Engine holds everything parsed once per run.
@@ -82,6 +87,7 @@ type Engine struct {
 	// largestObject that of its largest object.
 	templateNodes, largestObject int
 	once                         bool
+	afterStage                   func(stage string, s *manifest.Set)
 	copying                      sync.WaitGroup // units that have yet to copy the templates (once)
 	spent                        bool           // the last unit took the templates (once)
 }
@@ -102,7 +108,7 @@ func New(c Config) (*Engine, error) {
 	if c.Once {
 		tpls = slices.Clone(tpls) // the last unit releases them from this slice, not the caller's
 	}
-	e := &Engine{Profile: p, Templates: tpls, Units: c.Units, namespace: c.Namespace, limits: lim, secret: secretNames(tpls), once: c.Once}
+	e := &Engine{Profile: p, Templates: tpls, Units: c.Units, namespace: c.Namespace, limits: lim, secret: secretNames(tpls), once: c.Once, afterStage: c.AfterStage}
 	e.countTemplateNodes()
 	e.setDefaults()
 	if err := e.prepareStages(c); err != nil {
@@ -209,7 +215,9 @@ func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error)
 		if err := e.objectLimit(0, s.Objects); err != nil {
 			return nil, err
 		}
-		afterStage(st, s)
+		if e.afterStage != nil {
+			e.afterStage(fmt.Sprintf("%T", st), s)
+		}
 	}
 	filepos.SortNotes(s.Notes)
 	return s, nil

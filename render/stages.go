@@ -1,8 +1,6 @@
 package render
 
 import (
-	"fmt"
-
 	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
@@ -76,16 +74,4 @@ func (stripDirectives) Apply(s *manifest.Set) error {
 		o.StripDirectives(KeptAnnotations...)
 	}
 	return nil
-}
-
-// AfterStage, when set, sees every unit's set after each stage, named by
-// its type: tests check there what each stage left (manifest.CheckPositions).
-// Units render at once, so it must be safe for concurrent use. Set it only
-// while no engine runs.
-var AfterStage func(stage string, s *manifest.Set)
-
-func afterStage(st Stage, s *manifest.Set) {
-	if AfterStage != nil {
-		AfterStage(fmt.Sprintf("%T", st), s)
-	}
 }

@@ -17,7 +17,7 @@ import (
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, userfs.Dir(dir), afero.NewOsFs())
+	code := runChecked(t, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewOsFs(), noEnv)
 	return out.String(), errb.String(), code
 }
 

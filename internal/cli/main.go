@@ -25,6 +25,7 @@ import (
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/loader"
 	"github.com/krender/krender/loadroot"
+	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/render"
@@ -46,7 +47,13 @@ const (
 func Main(l Linter) int {
 	tuneGC()
 	settleYQ()
-	return execute(l, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	if l != nil {
+		if err := checkParent(os.LookupEnv); err != nil {
+			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
+			return exitError
+		}
+	}
+	return execute(l, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
 }
 
 // tuneGC trades memory for CPU time. A render lasts seconds and the YAML
@@ -108,6 +115,8 @@ type host struct {
 	// error, which a delegated command gets as they are.
 	args      []string
 	rawStderr io.Writer
+	// afterStage sees every stage's output (tests; action.Options).
+	afterStage func(stage string, s *manifest.Set)
 }
 
 // masked holds w's output back until the command is done and masks the
@@ -129,25 +138,19 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 // execute runs one command line. Templates and profiles are read from fsys;
 // -o DIR, --check DIR and the spool of a large stream go through outFS; env
 // is what --set-env reads. A panic below it is an internal error.
-func execute(l Linter, args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
+func execute(l Linter, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
 		}
 	}()
-	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, linter: l, args: args, rawStderr: stderr}
+	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, linter: l, args: args, rawStderr: stderr, afterStage: after}
 	errw := h.masked(stderr)
 	defer errw.Flush()
 	h.stderr = errw
 	root := newRoot(h)
 	root.SetArgs(args)
-	var err error
-	if l != nil {
-		err = checkParent(env)
-	}
-	if err == nil {
-		err = root.Execute()
-	}
+	err := root.Execute()
 	var status exitStatus // a delegated command's
 	switch {
 	case err == nil:
@@ -240,6 +243,7 @@ func renderFlags(c *cobra.Command, o *action.Options, h *host) {
 		o.MemoryLimit = setMemoryLimit
 	}
 	o.Once = true // each command renders once
+	o.AfterStage = h.afterStage
 	var sf secretFlags
 	sf.register(c)
 	var rf rootFlags

@@ -4,6 +4,7 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+	"testing"
 
 	"github.com/spf13/afero"
 
@@ -20,7 +21,13 @@ func run(args []string, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs) in
 // runWith is run with standard input (krender fn) and the environment
 // lookup (--set-env) injected.
 func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
-	return execute(linter.InProcess{}, args, stdin, stdout, stderr, fsys, outFS, env)
+	return execute(linter.InProcess{}, nil, args, stdin, stdout, stderr, fsys, outFS, env)
+}
+
+// runChecked is runWith with every stage of every render held to
+// manifest.CheckPositions (positionsChecked).
+func runChecked(t *testing.T, args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
+	return execute(linter.InProcess{}, positionsChecked(t), args, stdin, stdout, stderr, fsys, outFS, env)
 }
 
 var _ Linter = linter.InProcess{}
