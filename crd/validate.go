@@ -69,11 +69,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	defer recovered(&err, fmt.Sprintf("%s %s %q", o.APIVersion(), o.Kind(), o.Name()))
 	var out []Problem
 	add := func(kind ProblemKind, path, msg string) {
-		n := fieldcheck.At(o.Node, path)
-		if path == "apiVersion" || path == "kind" {
-			n = manifest.Value(o.Node, path) // what to change is the value
-		}
-		out = append(out, Problem{kind, n, msg, path})
+		out = append(out, Problem{kind, locate(o, path), msg, path})
 	}
 	if len(d.Problems) > 0 {
 		add(Invalid, "kind", fmt.Sprintf("%s %s is not served: its CustomResourceDefinition %s is invalid (%s)", o.APIVersion(), o.Kind(), d.Name, d.Object.Pos(d.Problems[0].Node)))
@@ -118,6 +114,15 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 		add(Invalid, e.Field, fmt.Sprintf("%s: %s", what, e.Error()))
 	}
 	return out, nil
+}
+
+// locate is the node a problem at path is about: the key of the field, or
+// for apiVersion and kind their value, which is what to change.
+func locate(o *manifest.Object, path string) *yaml.Node {
+	if path == "apiVersion" || path == "kind" {
+		return manifest.Value(o.Node, path)
+	}
+	return fieldcheck.At(o.Node, path)
 }
 
 // deprecation is the warning the API server gives for a deprecated version:
