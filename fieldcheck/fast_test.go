@@ -60,13 +60,29 @@ func targetsOf(name string, objs []*manifest.Object) []target {
 // test data, examples) and the bench fleet as rendered.
 func corpus(t testing.TB) []target {
 	t.Helper()
-	top := filepath.Join("..")
 	var out []target
-	err := filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+	for _, f := range objectFiles(t) {
+		out = append(out, targetsOf(f.name, f.objs)...)
+	}
+	return out
+}
+
+type objectFile struct {
+	name string
+	objs []*manifest.Object
+}
+
+// objectFiles are the objects of every YAML file of the repository that
+// parses, and of the bench fleet (custom resources included) as rendered
+// for two tenants.
+func objectFiles(t testing.TB) []objectFile {
+	t.Helper()
+	var out []objectFile
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".cache" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
@@ -76,11 +92,9 @@ func corpus(t testing.TB) []target {
 		if err != nil {
 			return err
 		}
-		objs, err := manifest.Parse(manifest.NewSource(p, text))
-		if err != nil {
-			return nil // a test's bad input
+		if objs, err := manifest.Parse(manifest.NewSource(p, text)); err == nil { // else a test's bad input
+			out = append(out, objectFile{p, objs})
 		}
-		out = append(out, targetsOf(p, objs)...)
 		return nil
 	})
 	if err != nil {
@@ -91,12 +105,12 @@ func corpus(t testing.TB) []target {
 	for name, text := range f.Files() {
 		fsys[name] = &fstest.MapFile{Data: text}
 	}
-	e, err := render.New(fsys, render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	e, err := render.New(fsys, render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir, fleetgen.CustomDir}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Each(func(s *manifest.Set) error {
-		out = append(out, targetsOf("fleet "+s.Tenant, s.Objects)...)
+		out = append(out, objectFile{"fleet " + s.Tenant, s.Objects})
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -172,8 +186,8 @@ func TestFastPathMutations(t *testing.T) {
 	}
 }
 
-// FuzzFastPath is TestFastPathMutations driven by the fuzzer: the seed
-// picks the object and the mutations.
+// FuzzFastPath is TestFastPathMutations and TestValueAgrees driven by the
+// fuzzer: the seed picks the object and the mutations.
 func FuzzFastPath(f *testing.F) {
 	targets := corpus(f)
 	for i := range uint64(20) {
@@ -192,6 +206,7 @@ func FuzzFastPath(f *testing.F) {
 			what = append(what, mutate(root, rnd))
 		}
 		agree(t, tg, strings.Join(what, "; "))
+		sameValue(t, tg.name, strings.Join(what, "; "), tg.o)
 	})
 }
 
@@ -203,6 +218,7 @@ var values = []string{
 	"2147483647", "2147483648", "-2147483649", "9223372036854775807", "99999999999999999999",
 	"100m", "1Gi", "1.5Gi", "2e3", "1Ki", "-1", "abc", "nginx:1.27", "aGVsbG8=", "aGVsbG8", "not base64!",
 	"2024-01-01T00:00:00Z", "2024-01-01", "<<", "a: b", "x #y", "TCP", "IfNotPresent", "\t", "é", "a\"b", "<x>",
+	"a\n", "a\n\n", "\na", " lead", "trail ", "x\n  y\n", "a\u2028b", "a\u0085b", "#x", "- x", "a\r\nb", "\ufeffa", "a  b", "",
 }
 
 // nodes lists every node of the tree under n with its parent.
