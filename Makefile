@@ -41,7 +41,8 @@ FUZZ := \
 	./contenthash:FuzzStringDataSum \
 	./inject:FuzzFill \
 	./manifest:FuzzTextBounds \
-	./crd:FuzzValidate
+	./crd:FuzzValidate \
+	./fieldcheck:FuzzFastPath
 FUZZTIME_SHORT ?= 15s
 FUZZTIME ?= 10m
 FUZZMINIMIZE ?= 30s
