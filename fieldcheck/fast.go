@@ -105,11 +105,19 @@ func cleanScalar(n *yaml.Node, t reflect.Type) bool {
 	return false
 }
 
+// ownDecoder caches decodesItself per type: Implements walks method sets.
+var ownDecoder sync.Map // reflect.Type -> bool
+
 // decodesItself: a type with its own JSON or text decoding, which the fast
 // path does not model.
 func decodesItself(t reflect.Type) bool {
+	if v, ok := ownDecoder.Load(t); ok {
+		return v.(bool)
+	}
 	p := reflect.PointerTo(t)
-	return p.Implements(jsonDecoder) || p.Implements(textDecoder) || t.Implements(jsonDecoder) || t.Implements(textDecoder)
+	own := p.Implements(jsonDecoder) || p.Implements(textDecoder) || t.Implements(jsonDecoder) || t.Implements(textDecoder)
+	ownDecoder.Store(t, own)
+	return own
 }
 
 // nullOK: JSON null leaves pointers, maps, slices, interfaces and plain
