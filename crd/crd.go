@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -85,6 +86,9 @@ type Catalog struct {
 	files    map[schema.GroupKind]*Definition
 	// Files are the compiled CRD files, in the order given.
 	Files []*Definition
+
+	validated   map[memoKey][]Problem // guarded by mu
+	validations atomic.Int64          // validations run (not remembered)
 }
 
 // NewCatalog compiles the CRDs read from files (objects of other kinds are
