@@ -3,7 +3,7 @@
 // stages listed in stages.go, units in parallel, results in unit order.
 // It reads no file and knows no flag: package loader reads the model,
 // package action chooses the units and builds engines, and `krender
-// check` hands New its linter as a stage (see docs/layers.md).
+// check` hands New its linter as a stage (see docs/architecture.md).
 package render
 
 import (
