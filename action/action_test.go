@@ -3,7 +3,6 @@ package action
 import (
 	"runtime/debug"
 	"testing"
-	"testing/fstest"
 
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/render"
@@ -12,10 +11,7 @@ import (
 // fleetEngine builds an engine over a generated fleet held in memory.
 func fleetEngine(t testing.TB, f fleetgen.Fleet, o Options) *render.Engine {
 	t.Helper()
-	fsys := fstest.MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	o.Profile = fleetgen.Profile
 	o.Paths = []string{fleetgen.AppsDir}
 	e, err := Engine(fsys, o)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"testing"
-	"testing/fstest"
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
@@ -30,10 +29,7 @@ func BenchmarkCheckCRD(b *testing.B) {
 func benchCheck(b *testing.B, custom bool) {
 	for _, tenants := range []int{10, 100} {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
-		fsys := fstest.MapFS{}
-		for name, text := range f.Files() {
-			fsys[name] = &fstest.MapFile{Data: text}
-		}
+		fsys := f.FS()
 		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
 		var cfg check.Config
 		objects := f.Objects()
@@ -76,10 +72,7 @@ func benchCheck(b *testing.B, custom bool) {
 func BenchmarkCheckVsRender(b *testing.B) {
 	for _, tenants := range []int{10, 100} {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
-		fsys := fstest.MapFS{}
-		for name, text := range f.Files() {
-			fsys[name] = &fstest.MapFile{Data: text}
-		}
+		fsys := f.FS()
 		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
 		b.Run(fmt.Sprintf("tenants=%d/render", tenants), func(b *testing.B) {
 			b.ReportAllocs()

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"go.yaml.in/yaml/v4"
 	corev1 "k8s.io/api/core/v1"
@@ -101,10 +100,7 @@ func objectFiles(t testing.TB) []objectFile {
 		t.Fatal(err)
 	}
 	f := fleetgen.Fleet{Apps: 20, Tenants: 2}
-	fsys := fstest.MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	e, err := action.Engine(fsys, action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir, fleetgen.CustomDir}})
 	if err != nil {
 		t.Fatal(err)

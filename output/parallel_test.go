@@ -18,10 +18,7 @@ import (
 // fleetEngine builds an engine over a generated fleet held in memory.
 func fleetEngine(t testing.TB, f fleetgen.Fleet, opts action.Options) *render.Engine {
 	t.Helper()
-	fsys := fstest.MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	opts.Profile = fleetgen.Profile
 	opts.Paths = []string{fleetgen.AppsDir}
 	e, err := action.Engine(fsys, opts)

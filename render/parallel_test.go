@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"testing/fstest"
 
 	"github.com/krender/krender/internal/fleetgen"
 )
@@ -14,10 +13,7 @@ import (
 // fleetEngine builds an engine over a generated fleet held in memory.
 func fleetEngine(t testing.TB, f fleetgen.Fleet, opts Options) *Engine {
 	t.Helper()
-	fsys := fstest.MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	opts.Profile = fleetgen.Profile
 	opts.Paths = []string{fleetgen.AppsDir}
 	e, err := load(fsys, opts)

@@ -3,7 +3,6 @@ package fleetgen_test
 import (
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
@@ -81,10 +80,7 @@ func TestCRDIsLive(t *testing.T) {
 // planted, in every tenant; the apps' own findings do not change.
 func TestCheckFindsThePlantedTypos(t *testing.T) {
 	f := fleetgen.Fleet{Apps: 2*fleetgen.TypoEvery + 1, Tenants: 3}
-	fsys := fstest.MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	count := func(paths []string, cfg check.Config) map[string][]check.Finding {
 		t.Helper()
 		fs, err := check.Run(fsys, action.Options{Profile: fleetgen.Profile, Paths: paths}, cfg)
