@@ -63,6 +63,9 @@ type Definition struct {
 	// a definition with problems validates nothing.
 	Problems []Problem
 	versions map[string]*version
+	// viaJSON makes Validate read resources through JSON only: tests
+	// compare that with reading them from the node tree.
+	viaJSON bool
 }
 
 type version struct {

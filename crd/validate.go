@@ -85,7 +85,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	if ver.deprecated {
 		add(Deprecated, "apiVersion", fmt.Sprintf("the API server warns: %s", d.deprecation(ver)))
 	}
-	u, p, err := object(o)
+	u, p, err := object(o, d.viaJSON)
 	if p != nil {
 		return append(out, Problem{Invalid, p.Node, p.Msg, ""}), nil
 	}
@@ -124,13 +124,10 @@ func locate(o *manifest.Object, path string) *yaml.Node {
 	return fieldcheck.At(o.Node, path)
 }
 
-// viaJSON makes object always take the JSON path: tests compare the two.
-var viaJSON = false
-
 // object is o as the API server's decoder has it before coercion: read
 // from the node tree when fieldcheck.Value is sure of it, else through the
 // JSON kubectl sends.
-func object(o *manifest.Object) (map[string]any, *fieldcheck.Problem, error) {
+func object(o *manifest.Object, viaJSON bool) (map[string]any, *fieldcheck.Problem, error) {
 	if v, ok := fieldcheck.Value(o.Node); ok && !viaJSON {
 		if u, isMap := v.(map[string]any); isMap {
 			return u, nil, nil
