@@ -2,9 +2,7 @@ package yqexpr
 
 import (
 	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 
 	"go.yaml.in/yaml/v4"
 )
@@ -17,8 +15,8 @@ import (
 // that no two views that differ in any field share one), with the results
 // kept as child-index addresses in the view and found again in the next.
 type outcomes struct {
-	m    sync.Map // view key -> remembered
-	size atomic.Int64
+	mu sync.RWMutex
+	m  map[string]remembered // by viewKey
 }
 
 // outcomesLimit bounds each expression's memo.
@@ -31,40 +29,46 @@ type remembered struct {
 
 // runViewMemo is runView, remembered.
 func (e *Expr) runViewMemo(view *yaml.Node, copies map[*yaml.Node]*yaml.Node) (outcome, error) {
-	var b strings.Builder
-	viewKey(&b, view)
-	key := b.String()
-	if r, ok := e.memo.m.Load(key); ok {
-		return r.(remembered).outcome(view, copies), nil
+	key := viewKey(make([]byte, 0, 256), view)
+	e.memo.mu.RLock()
+	r, ok := e.memo.m[string(key)]
+	e.memo.mu.RUnlock()
+	if ok {
+		return r.outcome(view, copies), nil
 	}
 	out, err := e.runView(view, copies)
-	if err != nil || e.memo.size.Load() >= outcomesLimit {
+	if err != nil {
 		return out, err
 	}
-	r, ok := remember(view, copies, out)
-	if ok {
-		if _, loaded := e.memo.m.LoadOrStore(key, r); !loaded {
-			e.memo.size.Add(1)
+	if r, ok := remember(view, copies, out); ok {
+		e.memo.mu.Lock()
+		if e.memo.m == nil {
+			e.memo.m = map[string]remembered{}
 		}
+		if len(e.memo.m) < outcomesLimit {
+			e.memo.m[string(key)] = r
+		}
+		e.memo.mu.Unlock()
 	}
 	return out, nil
 }
 
 // viewKey writes every field of every node of n, lengths first, so that two
 // views have one key only when they are the same tree.
-func viewKey(b *strings.Builder, n *yaml.Node) {
-	for _, s := range []string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
-		b.WriteString(strconv.Itoa(len(s)))
-		b.WriteByte(':')
-		b.WriteString(s)
+func viewKey(b []byte, n *yaml.Node) []byte {
+	for _, s := range [...]string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
 	}
-	for _, v := range []int{int(n.Kind), int(n.Style), n.Line, n.Column, len(n.Content)} {
-		b.WriteString(strconv.Itoa(v))
-		b.WriteByte(',')
+	for _, v := range [...]int{int(n.Kind), int(n.Style), n.Line, n.Column, len(n.Content)} {
+		b = strconv.AppendInt(b, int64(v), 10)
+		b = append(b, ',')
 	}
 	for _, c := range n.Content {
-		viewKey(b, c)
+		b = viewKey(b, c)
 	}
+	return b
 }
 
 // remember turns out's nodes (document nodes, mapped back from the view)
