@@ -42,7 +42,8 @@ FUZZ := \
 	./inject:FuzzFill \
 	./manifest:FuzzTextBounds \
 	./manifest:FuzzEmitter \
-	./crd:FuzzValidate
+	./crd:FuzzValidate \
+	./fieldcheck:FuzzFastPath
 FUZZTIME_SHORT ?= 15s
 FUZZTIME ?= 10m
 FUZZMINIMIZE ?= 30s

@@ -2,12 +2,13 @@ package check_test
 
 import (
 	"fmt"
+	"io"
 	"testing"
-	"testing/fstest"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/output"
 )
 
 // BenchmarkCheck is `krender check` in-process on a generated fleet: the
@@ -28,11 +29,8 @@ func BenchmarkCheckCRD(b *testing.B) {
 func benchCheck(b *testing.B, custom bool) {
 	for _, tenants := range []int{10, 100} {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
-		fsys := render.MapFS{}
-		for name, text := range f.Files() {
-			fsys[name] = &fstest.MapFile{Data: text}
-		}
-		opts := render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
+		fsys := f.FS()
+		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
 		var cfg check.Config
 		objects := f.Objects()
 		if custom {
@@ -62,6 +60,41 @@ func benchCheck(b *testing.B, custom bool) {
 					b.Fatalf("%d unknown-field findings over the tenants, want the %d planted", typos, f.Typos()*tenants)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkCheckVsRender runs `krender render` (every tenant rendered and
+// written as one YAML stream, to nowhere) and `krender check` (the same
+// render with the linter as its last stage, nothing written) on the same
+// generated fleet, one after the other in the same process, so that their
+// ratio can be read from one run.
+func BenchmarkCheckVsRender(b *testing.B) {
+	for _, tenants := range []int{10, 100} {
+		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
+		fsys := f.FS()
+		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
+		b.Run(fmt.Sprintf("tenants=%d/render", tenants), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				e, err := action.Engine(fsys, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := output.WriteStream(e, io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*f.Objects()), "ns/object")
+		})
+		b.Run(fmt.Sprintf("tenants=%d/check", tenants), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := check.Run(fsys, opts, check.Config{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*f.Objects()), "ns/object")
 		})
 	}
 }

@@ -52,7 +52,7 @@ func (c *ctx) customResources() map[*manifest.Object]checked {
 			c.custom[o] = checked{}
 			continue
 		}
-		ps, err := d.Validate(o, c.set.NamespaceOf(o))
+		ps, err := c.crds.Validate(d, o, c.set.NamespaceOf(o))
 		if err != nil {
 			c.failed(o, err)
 			continue

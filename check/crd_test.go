@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/action"
 )
 
 const gadgetCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -39,14 +40,14 @@ func TestCRDAcrossTenants(t *testing.T) {
 	for i := range 12 {
 		fmt.Fprintf(&tenants, "  t%02d: {vars: {SIZE: \"%d\"}}\n", i, i+5)
 	}
-	fsys := render.MapFS{
+	fsys := fstest.MapFS{
 		"profile.yaml": {Data: []byte("vars: {SIZE: \"1\"}\ncheck: {crds: [files]}\ntenants:\n" + tenants.String())},
 		"crd.yaml":     {Data: []byte(gadgetCRD)},
 		// A stale copy that would call every size unknown.
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fs, err := Run(fsys, render.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config{})
+	fs, err := Run(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,9 +27,9 @@ func apiRemoved(c *ctx) {
 		at := manifest.Value(o.Node, "apiVersion")
 		switch {
 		case kv.IsZero():
-			if st.RemovedBy(lifecycle.Latest) {
+			if st.RemovedBy(lifecycle.Latest()) {
 				c.report(o, at, filepos.Warning, fmt.Sprintf("%s was removed in Kubernetes %s (the profile sets no kubeVersion)", st.API, st.Removed),
-					replacementFix(st, lifecycle.Latest, "")+"; "+setKubeVersion)
+					replacementFix(st, lifecycle.Latest(), "")+"; "+setKubeVersion)
 			}
 		case st.RemovedBy(kv):
 			c.report(o, at, filepos.Err, fmt.Sprintf("%s %s in Kubernetes %s (kubeVersion %s)", st.API, removed(st), st.Removed, kv),
@@ -126,7 +126,7 @@ func eachLifecycle(c *ctx, f func(o *manifest.Object, st lifecycle.Status)) {
 // removed is the tense of a removal: the library also knows removals that
 // later releases have scheduled.
 func removed(st lifecycle.Status) string {
-	if st.Removed.Compare(lifecycle.Latest) > 0 {
+	if st.Removed.Compare(lifecycle.Latest()) > 0 {
 		return "is to be removed"
 	}
 	return "was removed"

@@ -4,6 +4,7 @@ package check
 
 import (
 	"cmp"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -15,10 +16,11 @@ import (
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
+	"github.com/krender/krender/loader"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // Finding is one problem, in the template's coordinates.
@@ -52,12 +54,12 @@ func (l *Linter) Scope(gk schema.GroupKind) (namespaced, known bool) { return l.
 // Config is what a check needs beyond the profile.
 type Config struct {
 	// FS reads CRD files; nil: the OS.
-	FS render.FS
+	FS fs.FS
 	// CRDs are more CRD files or directories (--crds), after the profile's
 	// check.crds.
 	CRDs []string
 	// Root is where --crds written inside it, and links found in CRD
-	// directories, must lead (as in render.Options); nil: the default root
+	// directories, must lead (as in action.Options); nil: the default root
 	// of FS.
 	Root *loadroot.Root
 	// Verbose (check -v) adds the findings only a reviewer asks for: the
@@ -77,13 +79,13 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 		}
 	}
 	if cfg.FS == nil {
-		cfg.FS = render.OSFS{}
+		cfg.FS = userfs.OS
 	}
 	var paths []string
 	for _, c := range p.Check.CRDs {
 		paths = append(paths, c.Value)
 	}
-	root, err := render.DefaultRoot(cfg.FS, cfg.Root)
+	root, err := loader.DefaultRoot(cfg.FS, cfg.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +94,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 			return nil, err
 		}
 	}
-	objs, err := render.LoadManifests(cfg.FS, root, "CRD file", append(paths, cfg.CRDs...))
+	objs, err := loader.LoadManifests(cfg.FS, root, "CRD file", append(paths, cfg.CRDs...))
 	if err != nil {
 		return nil, err
 	}

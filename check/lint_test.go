@@ -10,13 +10,14 @@ import (
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 func TestWritesEtcHosts(t *testing.T) {
@@ -55,7 +56,7 @@ func TestWatchedFile(t *testing.T) {
 
 func findings(t *testing.T, dir string) []Finding {
 	t.Helper()
-	fs, err := Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
+	fs, err := Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,33 +1,33 @@
 package check
 
 import (
+	"io/fs"
+
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/render"
 )
 
-// Run renders everything in memory with the linter as the engine's check
-// stage, past undefined variables (they become findings), and returns what
-// the rules found and the stages noted, as one list. Nothing is written.
-func Run(fsys render.FS, opts render.Options, cfg Config) ([]Finding, error) {
-	if cfg.FS == nil {
-		cfg.FS = fsys
-	}
-	root, err := render.DefaultRoot(fsys, opts.Root)
+// Run is the check action: it loads the run's inputs, builds the linter
+// for their profile and renders everything in memory with it as the
+// engine's check stage, past undefined variables (they become findings).
+// It returns what the rules found and the stages noted, as one list.
+// Nothing is written.
+func Run(fsys fs.FS, opts action.Options, cfg Config) ([]Finding, error) {
+	in, err := action.Load(fsys, opts)
 	if err != nil {
 		return nil, err
 	}
-	opts.Root = root
+	if cfg.FS == nil {
+		cfg.FS = fsys
+	}
 	if cfg.Root == nil {
-		cfg.Root = root
+		cfg.Root = in.Root
 	}
-	var l *Linter
-	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
-		var err error
-		l, err = New(p, cfg)
-		return l, err
+	l, err := New(in.Profile, cfg)
+	if err != nil {
+		return nil, err
 	}
-	e, err := render.New(fsys, opts)
+	e, err := in.Engine(l)
 	if err != nil {
 		return nil, err
 	}

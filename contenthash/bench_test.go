@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/contenthash"
+	"github.com/krender/krender/loader"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // fleet writes n/2 apps, each a ConfigMap and a Deployment that uses it
@@ -96,7 +98,7 @@ func BenchmarkRender(b *testing.B) {
 			dir := fleet(b, n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				e, err := render.New(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"templates"}})
+				e, err := action.Engine(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"templates"}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -129,7 +131,7 @@ func BenchmarkStage(b *testing.B) {
 	for _, n := range fleetSizes {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			dir := fleet(b, n)
-			tpls, err := render.LoadTemplates(render.DirFS(dir), []string{"templates"})
+			tpls, err := loader.LoadTemplates(userfs.Dir(dir), []string{"templates"})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,15 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/kustomize/api/hasher"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
-	"github.com/krender/krender/render"
 )
 
 // sumByText is the other way across the yaml/v4 -> kyaml boundary: print the
@@ -171,11 +172,11 @@ spec:
 
 func renderRoll(t *testing.T, mode string, set ...string) (cm, podTemplate map[string]any) {
 	t.Helper()
-	fsys := render.MapFS{
+	fsys := fstest.MapFS{
 		"profile.yaml": {Data: []byte("vars: {LEVEL: info, RELEASE: r1}\nhash: {mode: " + mode + "}\n")},
 		"app.yaml":     {Data: []byte(rollTemplates)},
 	}
-	e, err := render.New(fsys, render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}, Set: set})
+	e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}, Set: set})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/output"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 func kubectl(t *testing.T) string {
@@ -40,7 +41,7 @@ func kustomize(t *testing.T, dir string) []map[string]any {
 // renderDir runs krender on dir as the CLI would and returns the objects and notes.
 func renderDir(t *testing.T, dir, profile string, paths ...string) ([]map[string]any, []filepos.Note) {
 	t.Helper()
-	e, err := render.New(render.DirFS(dir), render.Options{Profile: profile, Paths: paths})
+	e, err := action.Engine(userfs.Dir(dir), action.Options{Profile: profile, Paths: paths})
 	if err != nil {
 		t.Fatal(err)
 	}

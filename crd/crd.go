@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -62,6 +63,9 @@ type Definition struct {
 	// a definition with problems validates nothing.
 	Problems []Problem
 	versions map[string]*version
+	// viaJSON makes Validate read resources through JSON only: tests
+	// compare that with reading them from the node tree.
+	viaJSON bool
 }
 
 type version struct {
@@ -85,6 +89,9 @@ type Catalog struct {
 	files    map[schema.GroupKind]*Definition
 	// Files are the compiled CRD files, in the order given.
 	Files []*Definition
+
+	validated   map[memoKey][]Problem // guarded by mu
+	validations atomic.Int64          // validations run (not remembered)
 }
 
 // NewCatalog compiles the CRDs read from files (objects of other kinds are

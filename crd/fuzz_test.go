@@ -188,7 +188,8 @@ var oddCRs = []string{
 // neither text may make krender (or the API server's code it runs) panic;
 // every problem points at a node of the object it is about (a CRD's own
 // problems into the CRD, a resource's into the resource), on a line of its
-// file; and compiling and validating again, from scratch, gives the same
+// file; and compiling and validating again, from scratch and reading the
+// resources through JSON instead of from the node tree, gives the same
 // problems in the same order.
 func FuzzValidate(f *testing.F) {
 	for _, cr := range append(fuzzCRs, oddCRs...) {
@@ -202,10 +203,10 @@ func FuzzValidate(f *testing.F) {
 		if len(crdText) > 16<<10 || len(crText) > 8<<10 {
 			return
 		}
-		first := fuzzRun(t, crdText, crText)
-		second := fuzzRun(t, crdText, crText)
+		first := fuzzRun(t, crdText, crText, false)
+		second := fuzzRun(t, crdText, crText, true) // every resource read through JSON
 		if !slices.Equal(first, second) {
-			t.Fatalf("a second run differs:\n%s\n----\n%s", strings.Join(first, "\n"), strings.Join(second, "\n"))
+			t.Fatalf("a second run, through JSON, differs:\n%s\n----\n%s", strings.Join(first, "\n"), strings.Join(second, "\n"))
 		}
 	})
 }
@@ -213,7 +214,7 @@ func FuzzValidate(f *testing.F) {
 // fuzzRun compiles the CRD text and validates every custom resource of the
 // resource text against it, checking where each problem points; it returns
 // the problems as text, to be compared between runs.
-func fuzzRun(t *testing.T, crdText, crText string) []string {
+func fuzzRun(t *testing.T, crdText, crText string, viaJSON bool) []string {
 	t.Helper()
 	crdSrc := manifest.NewSource("crd.yaml", []byte(crdText))
 	defs, err := manifest.Parse(crdSrc)
@@ -227,6 +228,7 @@ func fuzzRun(t *testing.T, crdText, crText string) []string {
 	}
 	var out []string
 	for _, d := range c.Files {
+		d.viaJSON = viaJSON
 		for _, p := range d.Problems {
 			checkNode(t, "CRD", crdText, d.Object, p)
 			out = append(out, fmt.Sprintf("crd %s: %d %d:%d %s [%s]", d.Name, p.Kind, p.Node.Line, p.Node.Column, p.Msg, p.Path()))
@@ -333,7 +335,7 @@ func TestFuzzSeeds(t *testing.T) {
 	}
 	var all []string
 	for _, cr := range fuzzCRs {
-		all = append(all, fuzzRun(t, fuzzCRD, cr)...)
+		all = append(all, fuzzRun(t, fuzzCRD, cr, false)...)
 	}
 	text := strings.Join(all, "\n")
 	for _, want := range []string{
@@ -363,7 +365,7 @@ func TestFuzzSeeds(t *testing.T) {
 // TestEmbeddedResourceDecodeError: an embedded resource that does not
 // decode is reported at its own field, not at the object's metadata.
 func TestEmbeddedResourceDecodeError(t *testing.T) {
-	got := fuzzRun(t, fuzzCRD, oddCRs[4])
+	got := fuzzRun(t, fuzzCRD, oddCRs[4], false)
 	if len(got) != 1 || !strings.Contains(got[0], "a: 0 4:29 ") || !strings.Contains(got[0], "spec.template.apiVersion: Invalid value: 1: must be a string") {
 		t.Errorf("got %q", got)
 	}

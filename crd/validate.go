@@ -69,11 +69,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	defer recovered(&err, fmt.Sprintf("%s %s %q", o.APIVersion(), o.Kind(), o.Name()))
 	var out []Problem
 	add := func(kind ProblemKind, path, msg string) {
-		n := fieldcheck.At(o.Node, path)
-		if path == "apiVersion" || path == "kind" {
-			n = manifest.Value(o.Node, path) // what to change is the value
-		}
-		out = append(out, Problem{kind, n, msg, path})
+		out = append(out, Problem{kind, locate(o, path), msg, path})
 	}
 	if len(d.Problems) > 0 {
 		add(Invalid, "kind", fmt.Sprintf("%s %s is not served: its CustomResourceDefinition %s is invalid (%s)", o.APIVersion(), o.Kind(), d.Name, d.Object.Pos(d.Problems[0].Node)))
@@ -89,12 +85,11 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	if ver.deprecated {
 		add(Deprecated, "apiVersion", fmt.Sprintf("the API server warns: %s", d.deprecation(ver)))
 	}
-	js, p := fieldcheck.JSON(o)
+	u, p, err := object(o, d.viaJSON)
 	if p != nil {
 		return append(out, Problem{Invalid, p.Node, p.Msg, ""}), nil
 	}
-	var u map[string]any
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &u); err != nil {
+	if err != nil {
 		add(Invalid, "", fmt.Sprintf("%s: %v", what, err))
 		return out, nil
 	}
@@ -118,6 +113,33 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 		add(Invalid, e.Field, fmt.Sprintf("%s: %s", what, e.Error()))
 	}
 	return out, nil
+}
+
+// locate is the node a problem at path is about: the key of the field, or
+// for apiVersion and kind their value, which is what to change.
+func locate(o *manifest.Object, path string) *yaml.Node {
+	if path == "apiVersion" || path == "kind" {
+		return manifest.Value(o.Node, path)
+	}
+	return fieldcheck.At(o.Node, path)
+}
+
+// object is o as the API server's decoder has it before coercion: read
+// from the node tree when fieldcheck.Value is sure of it, else through the
+// JSON kubectl sends.
+func object(o *manifest.Object, viaJSON bool) (map[string]any, *fieldcheck.Problem, error) {
+	if v, ok := fieldcheck.Value(o.Node); ok && !viaJSON {
+		if u, isMap := v.(map[string]any); isMap {
+			return u, nil, nil
+		}
+	}
+	js, p := fieldcheck.JSON(o)
+	if p != nil {
+		return nil, p, nil
+	}
+	var u map[string]any
+	err := kjson.UnmarshalCaseSensitivePreserveInts(js, &u)
+	return u, nil, err
 }
 
 // deprecation is the warning the API server gives for a deprecated version:

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // strategies are the zone settings every bundled profile is rendered with:
@@ -98,7 +99,7 @@ func TestBundledProfilesApply(t *testing.T) {
 			for _, tenant := range tenants[profile] {
 				t.Run(profile+"/"+strategy+"/"+tenant, func(t *testing.T) {
 					ns := newNamespace(t, "krender-"+profile)
-					stream := renderTo(t, render.OSFS{}, render.Options{Profile: profilePath(t, profile, strategy),
+					stream := renderTo(t, userfs.OS, action.Options{Profile: profilePath(t, profile, strategy),
 						Tenants: []string{tenant}, Set: []string{"TENANT_NAMESPACE=" + ns}, Paths: []string{"../templates"}})
 					if out, err := kubectl(t, stream, "apply", "--dry-run=server", "--validate=strict", "-f", "-"); err != nil {
 						t.Fatalf("server-side dry run: %v\n%s", err, out)
@@ -246,7 +247,7 @@ func checkZones(t *testing.T, name string, spec podSpec, strategy, staticZone st
 func TestChangedConfigRollsPods(t *testing.T) {
 	ns := newNamespace(t, "krender-roll")
 	render1 := func(currency string) string {
-		return renderTo(t, render.OSFS{}, render.Options{Profile: "../profiles/stg.yaml", Tenants: []string{"tenant-a"},
+		return renderTo(t, userfs.OS, action.Options{Profile: "../profiles/stg.yaml", Tenants: []string{"tenant-a"},
 			Set: []string{"TENANT_NAMESPACE=" + ns, "CURRENCY=" + currency}, Paths: []string{"../templates/billing-api"}})
 	}
 	template := func() (string, string) {
@@ -301,14 +302,14 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findings, err := check.Run(render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, check.Config{})
+	findings, err := check.Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, check.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(findings) != 1 || findings[0].Rule != "unknown-field" || findings[0].Pos.String() != "app.yaml:15:9" {
 		t.Fatalf("krender check found %+v, want unknown-field at app.yaml:15:9", findings)
 	}
-	stream := renderTo(t, render.DirFS(dir), render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+	stream := renderTo(t, userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	out, err := kubectl(t, stream, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
 	if err == nil || !strings.Contains(out, `unknown field "spec.template.spec.hostAliases[0].hostname"`) {
 		t.Fatalf("the server accepted the typo (err %v):\n%s", err, out)

@@ -5,13 +5,16 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/output"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 type deployment struct {
@@ -33,9 +36,9 @@ type deployment struct {
 	} `json:"spec"`
 }
 
-func renderTo(t *testing.T, fsys render.FS, opts render.Options) string {
+func renderTo(t *testing.T, fsys fs.FS, opts action.Options) string {
 	t.Helper()
-	e, err := render.New(fsys, opts)
+	e, err := action.Engine(fsys, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +63,7 @@ func newNamespace(t *testing.T, prefix string) string {
 // objects are found by the zone label as the README says.
 func TestZonesSplitApplies(t *testing.T) {
 	ns := newNamespace(t, "krender-zones")
-	stream := renderTo(t, render.OSFS{}, render.Options{Profile: "../profiles/prod.yaml", Tenants: []string{"tenant-a"},
+	stream := renderTo(t, userfs.OS, action.Options{Profile: "../profiles/prod.yaml", Tenants: []string{"tenant-a"},
 		Set: []string{"TENANT_NAMESPACE=" + ns}, Paths: []string{"../templates"}})
 	if out, err := kubectl(t, stream, "apply", "--validate=strict", "-f", "-"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
@@ -101,7 +104,7 @@ func TestZonesSplitApplies(t *testing.T) {
 // that point at the zone copies with the divided bounds.
 func TestZonesSplitHPAApplies(t *testing.T) {
 	ns := newNamespace(t, "krender-zones-hpa")
-	fsys := render.MapFS{
+	fsys := fstest.MapFS{
 		"profile.yaml": {Data: []byte(`zones:
   zone-a:
   zone-b:
@@ -136,7 +139,7 @@ spec:
       resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
 `)},
 	}
-	stream := renderTo(t, fsys, render.Options{Profile: "profile.yaml", Namespace: ns, Paths: []string{"app.yaml"}})
+	stream := renderTo(t, fsys, action.Options{Profile: "profile.yaml", Namespace: ns, Paths: []string{"app.yaml"}})
 	if out, err := kubectl(t, stream, "apply", "-n", ns, "--validate=strict", "-f", "-"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}

@@ -101,7 +101,17 @@ func CheckPodTemplate(o *manifest.Object, path []string) ([]Problem, error) {
 
 // decodeStrict decodes root into obj as the API server's strict decoding
 // does. Field paths in messages start with prefix; what names the type.
+// A tree the fast path finds clean skips the JSON round trip.
 func decodeStrict(root *yaml.Node, obj any, prefix, what string) []Problem {
+	if clean(root, reflect.TypeOf(obj), 0) {
+		return nil
+	}
+	return decodeJSON(root, obj, prefix, what)
+}
+
+// decodeJSON is decodeStrict through JSON, as kubectl sends the object:
+// the only source of findings.
+func decodeJSON(root *yaml.Node, obj any, prefix, what string) []Problem {
 	js, p := JSON(&manifest.Object{Node: root})
 	if p != nil {
 		return []Problem{*p}

@@ -11,10 +11,11 @@ import (
 
 	"github.com/aymanbagabas/go-udiff"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 var regen = flag.Bool("regen-parity", false,
@@ -95,7 +96,7 @@ func TestShellPipelineParity(t *testing.T) {
 		t.Errorf("%s is not what the real pipeline prints now (regenerate with -regen-parity and review):\n%s", golden, lineDiff(string(kept), string(want)))
 	}
 
-	e, err := render.New(render.OSFS{}, render.Options{Profile: profile, Tenants: []string{"tenant-a"}, Paths: []string{"../templates"}})
+	e, err := action.Engine(userfs.OS, action.Options{Profile: profile, Tenants: []string{"tenant-a"}, Paths: []string{"../templates"}})
 	if err != nil {
 		t.Fatal(err)
 	}

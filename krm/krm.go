@@ -9,20 +9,21 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 	"strings"
 
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
+	"github.com/krender/krender/loader"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
-	"github.com/krender/krender/render"
 )
 
 // The functionConfig krender takes, and the ResourceList versions it reads.
@@ -85,7 +86,7 @@ type File struct {
 // other), must lie within root as the files it names must; nil root: the
 // default root of fsys (the git work tree holding the directory the
 // function runs in).
-func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, root *loadroot.Root) ([]filepos.Note, error) {
+func Run(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
 	text, err := io.ReadAll(in)
 	if err != nil {
 		return nil, err
@@ -100,24 +101,9 @@ func Run(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, r
 	return loc.notes(notes), loc.errors(err)
 }
 
-func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsys render.FS, secrets []render.Secret, root *loadroot.Root) ([]filepos.Note, error) {
-	fc, cfg, err := readConfig(src, list)
-	if err != nil {
-		return nil, err
-	}
-	items, err := readItems(src, list)
-	if err != nil {
-		return nil, err
-	}
-
-	if root, err = render.DefaultRoot(fsys, root); err != nil {
-		return nil, err
-	}
-	n := manifest.Value(manifest.Value(fc, "spec"), "profile")
-	if err := root.Check("the profile", cfg.Profile, filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}); err != nil {
-		return nil, err
-	}
-	opts := render.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
+// options are what functionConfig asks of the render action.
+func options(cfg Config, items []*manifest.Object, secrets []action.Secret, root *loadroot.Root) action.Options {
+	opts := action.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
 	if cfg.Tenant != "" {
 		opts.Tenants = []string{cfg.Tenant}
 	}
@@ -129,13 +115,35 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	for _, name := range names {
 		opts.Set = append(opts.Set, name+"="+cfg.Set[name])
 	}
-	var linter *check.Linter
-	opts.Check = func(p *profiles.Profile) (render.Stage, error) {
-		var err error
-		linter, err = check.New(p, check.Config{FS: fsys, Root: root})
-		return linter, err
+	return opts
+}
+
+func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
+	fc, cfg, err := readConfig(src, list)
+	if err != nil {
+		return nil, err
 	}
-	e, err := render.New(fsys, opts)
+	items, err := readItems(src, list)
+	if err != nil {
+		return nil, err
+	}
+
+	if root, err = loader.DefaultRoot(fsys, root); err != nil {
+		return nil, err
+	}
+	n := manifest.Value(manifest.Value(fc, "spec"), "profile")
+	if err := root.Check("the profile", cfg.Profile, filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}); err != nil {
+		return nil, err
+	}
+	in, err := action.Load(fsys, options(cfg, items, secrets, root))
+	if err != nil {
+		return nil, err
+	}
+	linter, err := check.New(in.Profile, check.Config{FS: fsys, Root: root})
+	if err != nil {
+		return nil, err
+	}
+	e, err := in.Engine(linter)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +159,7 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	if err != nil {
 		return nil, err
 	}
-	results, err := findings(loc, set, linter.Findings(), redact.NewText(render.SecretValues(secrets)))
+	results, err := findings(loc, set, linter.Findings(), redact.NewText(action.SecretValues(secrets)))
 	if err != nil {
 		return nil, err
 	}

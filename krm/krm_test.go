@@ -4,20 +4,24 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/krm"
+	"github.com/krender/krender/loader"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // repo reads the repository's bundled profiles and templates.
-var repo = render.DirFS("..")
+var repo = userfs.Dir("..")
 
 // resourceList wraps objects as an orchestrator would send them.
 func resourceList(t *testing.T, objs []*manifest.Object, spec string) string {
@@ -63,7 +67,7 @@ func decodeAll(t *testing.T, b []byte) []map[string]any {
 	}
 }
 
-func runFn(t *testing.T, fsys render.FS, in string) (map[string]any, string, error) {
+func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	// The notes (stderr's messages) are TestLocate's subject, not these tests'.
@@ -85,7 +89,7 @@ func runFn(t *testing.T, fsys render.FS, in string) (map[string]any, string, err
 // and one tenant, come out as `krender render` writes them (substitution,
 // injection, zones, hashing and the name label).
 func TestSameAsRender(t *testing.T) {
-	tpls, err := render.LoadTemplates(repo, []string{"templates"}, "templates/common/efs-zone-command.yaml")
+	tpls, err := loader.LoadTemplates(repo, []string{"templates"}, "templates/common/efs-zone-command.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +98,7 @@ func TestSameAsRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := render.New(repo, render.Options{Profile: "profiles/dev.yaml", Tenants: []string{"tenant-a"}, Set: []string{"LOG_LEVEL=trace"}, Paths: []string{"templates"}})
+	e, err := action.Engine(repo, action.Options{Profile: "profiles/dev.yaml", Tenants: []string{"tenant-a"}, Set: []string{"LOG_LEVEL=trace"}, Paths: []string{"templates"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,8 +178,8 @@ functionConfig:
       IMAGE: nginx:1.27
 `
 
-func smallFS() render.MapFS {
-	return render.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello}\n")}}
+func smallFS() fstest.MapFS {
+	return fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello}\n")}}
 }
 
 func TestCommentsAnnotationsAndResults(t *testing.T) {
@@ -257,7 +261,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestTenants(t *testing.T) {
-	fsys := render.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello, IMAGE: x}\ntenants:\n  a: {vars: {GREETING: hi-a}}\n  b: {}\n")}}
+	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello, IMAGE: x}\ntenants:\n  a: {vars: {GREETING: hi-a}}\n  b: {}\n")}}
 	if _, _, err := runFn(t, fsys, small); err == nil || !strings.Contains(err.Error(), "has tenants (a, b): name one in spec.tenant") {
 		t.Fatalf("no tenant: %v", err)
 	}
@@ -270,7 +274,7 @@ func TestTenants(t *testing.T) {
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
 	var out bytes.Buffer
-	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []render.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil); err != nil {
+	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	i := strings.Index(out.String(), "results:")

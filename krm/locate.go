@@ -3,6 +3,7 @@ package krm
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -14,7 +15,7 @@ import (
 
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // Annotations orchestrators put on items to say where they came from: kpt
@@ -113,7 +114,7 @@ type entry struct {
 // sees, into the file, object and field the orchestrator read it from.
 type locator struct {
 	src     *manifest.Source
-	fsys    render.FS
+	fsys    fs.FS
 	entries []*entry
 	// bounds are the starts of every top-level value and item, in order: an
 	// entry owns the text from its start to the next bound.
@@ -124,7 +125,7 @@ type locator struct {
 	hinted bool
 }
 
-func newLocator(src *manifest.Source, fsys render.FS, list *yaml.Node) *locator {
+func newLocator(src *manifest.Source, fsys fs.FS, list *yaml.Node) *locator {
 	l := &locator{src: src, fsys: fsys, owner: map[*yaml.Node]*entry{}, files: map[string]*manifest.Source{}, docs: map[string][]*yaml.Node{}}
 	for i := 0; i+1 < len(list.Content); i += 2 {
 		k, v := list.Content[i], list.Content[i+1]
@@ -250,10 +251,10 @@ func (l *locator) file(name string) (*manifest.Source, []*yaml.Node) {
 	l.files[name] = nil
 	// Only a regular file within the byte limit: the name comes from the
 	// input, and ../../dev/zero must not hang an error message.
-	if fi, err := l.fsys.Stat(name); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(manifest.DefaultLimits().FileBytes) {
+	if fi, err := userfs.Stat(l.fsys, name); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(manifest.DefaultLimits().FileBytes) {
 		return nil, nil
 	}
-	b, err := l.fsys.ReadFile(name)
+	b, err := userfs.ReadFile(l.fsys, name)
 	if err != nil || len(b) > manifest.DefaultLimits().FileBytes {
 		return nil, nil
 	}

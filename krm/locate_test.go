@@ -5,10 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loadroot"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // located is a ResourceList as kustomize sends it: keys sorted, comments
@@ -73,7 +74,7 @@ func locatedList(ann0, ann1, fc string) string {
 // that file, with the object and the field; kpt's path and index
 // annotations and kustomize's origin annotation both say the file.
 func TestErrorsNameTheFile(t *testing.T) {
-	fsys := render.MapFS{
+	fsys := fstest.MapFS{
 		"p.yaml":       {Data: []byte("vars: {GREETING: hi}\n")},
 		"app/pod.yaml": {Data: []byte(podFile)},
 		"app/fn.yaml":  {Data: []byte("# krender\napiVersion: krender.io/v1alpha1\nkind: Render\nmetadata:\n  name: krender\nspec:\n  profile: p.yaml\n  tennant: a\n")},
@@ -116,7 +117,7 @@ func TestErrorsNameTheFile(t *testing.T) {
 // TestNotesNameTheFile: the stages' notes, the ResourceList's results, are
 // located as errors are.
 func TestNotesNameTheFile(t *testing.T) {
-	fsys := render.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
+	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
 	in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: app/pod.yaml}", "{}"), "      - name: FLAGS\n        value: --greeting=${GREETING} --level=${LEVEL}\n", "      - {name: A, valueFrom: {secretKeyRef: {name: missing, key: k}}}\n", 1)
 	var out strings.Builder
 	notes, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil)
@@ -150,12 +151,12 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 	zero := strings.Repeat("../", 40) + "dev/zero"
 	for _, name := range []string{zero, "."} {
 		in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: '"+name+"'}", "{}"), "profile: p.yaml", "profile: "+p, 1)
-		none, err := loadroot.New(render.OSFS{}, "", loadroot.None) // the profile is in a temporary directory
+		none, err := loadroot.New(userfs.OS, "", loadroot.None) // the profile is in a temporary directory
 		if err != nil {
 			t.Fatal(err)
 		}
 		var out strings.Builder
-		_, err = krm.Run(strings.NewReader(in), &out, render.OSFS{}, nil, none)
+		_, err = krm.Run(strings.NewReader(in), &out, userfs.OS, nil, none)
 		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %s", err, want)
 		}

@@ -24,8 +24,9 @@ import (
 
 // Latest is the Kubernetes release the k8s.io/api in go.mod describes
 // (v0.35.x is 1.35): "already removed" means removed by this release.
-// TestLatestMatchesGoMod keeps the two together.
-var Latest = Version{Major: 1, Minor: 35}
+// TestLatestMatchesGoMod keeps the two together. A function, so that no
+// caller can change it.
+func Latest() Version { return Version{Major: 1, Minor: 35} }
 
 // Version is a Kubernetes minor release (kubeapi's, which the render
 // engine reads without linking this package).

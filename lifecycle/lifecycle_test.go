@@ -246,8 +246,8 @@ func TestLatestMatchesGoMod(t *testing.T) {
 	if m == nil {
 		t.Fatal("go.mod does not require k8s.io/api")
 	}
-	if minor, _ := strconv.Atoi(string(m[1])); Latest != v(1, minor) {
-		t.Errorf("Latest is %s but go.mod has k8s.io/api v0.%d: update Latest", Latest, minor)
+	if minor, _ := strconv.Atoi(string(m[1])); Latest() != v(1, minor) {
+		t.Errorf("Latest is %s but go.mod has k8s.io/api v0.%d: update Latest", Latest(), minor)
 	}
 }
 

@@ -13,13 +13,13 @@ import (
 	"strings"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/userfs"
 )
 
-// FS is what the root is found on; an FS that can also follow symbolic
-// links (RealPather) has them followed, any other is taken lexically.
-type FS interface {
-	Stat(name string) (fs.FileInfo, error)
-}
+// FS is what the root is found on, read by the user's paths (package
+// userfs); an FS that can also follow symbolic links (RealPather, as
+// userfs.Dir) has them followed, any other is taken lexically.
+type FS = fs.FS
 
 // RealPather follows a path to where it really leads: absolute (or, for an
 // in-memory FS, clean), every symbolic link resolved. It fails on a path
@@ -76,7 +76,7 @@ func New(fsys FS, dir string, mode Mode) (*Root, error) {
 	}
 	r.cwd = cwd
 	if dir != "" {
-		st, err := fsys.Stat(dir)
+		st, err := userfs.Stat(fsys, dir)
 		if err == nil && !st.IsDir() {
 			err = errors.New("not a directory")
 		}
@@ -91,7 +91,7 @@ func New(fsys FS, dir string, mode Mode) (*Root, error) {
 	}
 	r.dir = cwd
 	for d := cwd; ; {
-		if _, err := fsys.Stat(filepath.Join(d, ".git")); err == nil {
+		if _, err := userfs.Stat(fsys, filepath.Join(d, ".git")); err == nil {
 			r.dir = d
 			break
 		}
@@ -196,10 +196,7 @@ func (r *Root) lexical(path string) string {
 // real is name made absolute with its links followed, or lexically clean on
 // an FS that has no links.
 func (r *Root) real(name string) (string, error) {
-	if rp, ok := r.fsys.(RealPather); ok {
-		return rp.RealPath(name)
-	}
-	return filepath.Clean(name), nil
+	return userfs.RealPath(r.fsys, name)
 }
 
 // resolve is real for a path that may not exist yet: the nearest existing

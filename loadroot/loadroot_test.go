@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/userfs"
 )
 
 func TestParseMode(t *testing.T) {
@@ -40,18 +41,6 @@ func TestWithin(t *testing.T) {
 	}
 }
 
-// osFS is the real file system with links followed, as render.OSFS.
-type osFS struct{}
-
-func (osFS) Stat(name string) (os.FileInfo, error) { return os.Stat(name) }
-func (osFS) RealPath(name string) (string, error) {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(abs)
-}
-
 func TestCheckFollowsLinks(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "root")
@@ -66,7 +55,7 @@ func TestCheckFollowsLinks(t *testing.T) {
 	if err := os.Symlink("sub", filepath.Join(root, "in")); err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(osFS{}, root, RootOnly)
+	r, err := New(userfs.OS, root, RootOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +73,7 @@ func TestCheckFollowsLinks(t *testing.T) {
 			t.Errorf("Check(%s): %v, want allowed=%v", path, err, ok)
 		}
 	}
-	if off, _ := New(osFS{}, root, None); off.Check("fragment", "/etc/passwd", filepos.Pos{}) != nil || !off.Off() {
+	if off, _ := New(userfs.OS, root, None); off.Check("fragment", "/etc/passwd", filepos.Pos{}) != nil || !off.Off() {
 		t.Error("--load-restrictor none still checks")
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"io"
 	"testing"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/render"
 )
 
 // BenchmarkWriteStream is a whole fleet to one stream on every core: the
@@ -15,7 +15,7 @@ func BenchmarkWriteStream(b *testing.B) {
 	for _, tenants := range []int{10, 100} {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
 		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
-			e := fleetEngine(b, f, render.Options{})
+			e := fleetEngine(b, f, action.Options{})
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := WriteStream(e, io.Discard); err != nil {

@@ -30,68 +30,78 @@ func (d *Diff) Empty() bool {
 }
 
 // Compare renders everything and compares it with dir (the golden copy a
-// repository commits next to its templates).
+// repository commits next to its templates), file by file as the units
+// render: what it holds is the names of dir's files and the patches, not
+// the rendered files, so memory does not grow with the fleet (as -o DIR).
 func (w Writer) Compare(e *render.Engine, dir string) (*Diff, *render.Result, error) {
-	files := map[string]objectFile{}
-	var order []string
-	res, err := eachFile(e, func(o objectFile) error {
-		files[o.name] = o
-		order = append(order, o.name)
-		return nil
-	})
+	c := comparison{fsys: w.fs(), dir: dir, d: &Diff{patches: map[string]string{}}}
+	c.have, c.treeErr = treeNames(c.fsys, dir)
+	res, err := eachFile(e, c.file)
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &Diff{patches: map[string]string{}}
-	have, err := readTree(w.fs(), dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		d.NoDir = true
-		d.Missing = order
-		return d, res, nil
+	if errors.Is(c.treeErr, fs.ErrNotExist) {
+		c.d.NoDir = true
+		return c.d, res, nil
 	}
-	if err != nil {
-		return nil, nil, err
+	if c.treeErr != nil {
+		return nil, nil, c.treeErr
 	}
-	for _, name := range order {
-		old, ok := have[name]
-		switch {
-		case !ok:
-			d.Missing = append(d.Missing, name)
-		case old != string(files[name].text):
-			d.Changed = append(d.Changed, name)
-			// Both sides are the file in DIR (--update would write the new
-			// one there, and patch -p0 applies the diff to it); after a tab,
-			// as diff -u puts timestamps, the new side says where it is from.
-			path, rendered := filepath.Join(dir, name), filepath.Join(dir, name)
-			if src := files[name].pos.File; src != "" {
-				rendered += "\trendered from " + src
-			}
-			d.patches[name] = udiff.Unified(path, rendered, old, string(files[name].text))
-		}
-		delete(have, name)
+	for name := range c.have {
+		c.d.Extra = append(c.d.Extra, name)
 	}
-	for name := range have {
-		d.Extra = append(d.Extra, name)
-	}
-	sort.Strings(d.Extra)
-	return d, res, nil
+	sort.Strings(c.d.Extra)
+	return c.d, res, nil
 }
 
-func readTree(fsys afero.Fs, dir string) (map[string]string, error) {
+// comparison is one Compare under way.
+type comparison struct {
+	fsys    afero.Fs
+	dir     string
+	d       *Diff
+	have    map[string]bool // dir's files not yet rendered
+	treeErr error           // reading dir failed: a render error comes first
+}
+
+// file compares one rendered file with its copy in dir.
+func (c *comparison) file(o objectFile) error {
+	if c.treeErr != nil || !c.have[o.name] {
+		c.d.Missing = append(c.d.Missing, o.name)
+		return nil
+	}
+	delete(c.have, o.name)
+	path := filepath.Join(c.dir, o.name)
+	b, err := afero.ReadFile(c.fsys, path)
+	if err != nil {
+		c.treeErr = err
+		return nil
+	}
+	if old := string(b); old != string(o.text) {
+		c.d.Changed = append(c.d.Changed, o.name)
+		// Both sides are the file in DIR (--update would write the new
+		// one there, and patch -p0 applies the diff to it); after a tab,
+		// as diff -u puts timestamps, the new side says where it is from.
+		rendered := path
+		if src := o.pos.File; src != "" {
+			rendered += "\trendered from " + src
+		}
+		c.d.patches[o.name] = udiff.Unified(path, rendered, old, string(o.text))
+	}
+	return nil
+}
+
+// treeNames are the *.yaml files under dir, relative to it.
+func treeNames(fsys afero.Fs, dir string) (map[string]bool, error) {
 	if _, err := fsys.Stat(dir); err != nil {
 		return nil, err
 	}
-	out := map[string]string{}
+	out := map[string]bool{}
 	err := afero.Walk(fsys, dir, func(p string, info fs.FileInfo, err error) error {
 		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
 		}
-		b, err := afero.ReadFile(fsys, p)
-		if err != nil {
-			return err
-		}
 		rel, _ := filepath.Rel(dir, p)
-		out[rel] = string(b)
+		out[rel] = true
 		return nil
 	})
 	return out, err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/render"
 )
 
@@ -24,11 +25,11 @@ const (
 // engine builds an engine over files held in memory.
 func engine(t testing.TB, files map[string]string, set ...string) *render.Engine {
 	t.Helper()
-	fsys := render.MapFS{}
+	fsys := fstest.MapFS{}
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(text)}
 	}
-	e, err := render.New(fsys, render.Options{Profile: "p.yaml", Paths: []string{"a.yaml"}, Set: set})
+	e, err := action.Engine(fsys, action.Options{Profile: "p.yaml", Paths: []string{"a.yaml"}, Set: set})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,21 +9,19 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/afero"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/render"
 )
 
 // fleetEngine builds an engine over a generated fleet held in memory.
-func fleetEngine(t testing.TB, f fleetgen.Fleet, opts render.Options) *render.Engine {
+func fleetEngine(t testing.TB, f fleetgen.Fleet, opts action.Options) *render.Engine {
 	t.Helper()
-	fsys := render.MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	opts.Profile = fleetgen.Profile
 	opts.Paths = []string{fleetgen.AppsDir}
-	e, err := render.New(fsys, opts)
+	e, err := action.Engine(fsys, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +49,7 @@ func serialStream(t *testing.T, e *render.Engine) []byte {
 
 func TestParallelOutputMatchesSerial(t *testing.T) {
 	f := fleetgen.Fleet{Apps: 4, Tenants: 37}
-	e := fleetEngine(t, f, render.Options{})
+	e := fleetEngine(t, f, action.Options{})
 	want := serialStream(t, e)
 	if n := bytes.Count(want, []byte("\nkind: ")) + bytes.Count(want[:6], []byte("kind: ")); n == 0 {
 		t.Fatal("the generated fleet rendered no objects")
@@ -86,11 +84,11 @@ func TestParallelOutputMatchesSerial(t *testing.T) {
 // A document whose leading comments hold its own `---` must not get a
 // second one where two tenants' parts of the stream meet.
 func TestStreamJoinsUnitsLikeOneEncoder(t *testing.T) {
-	fsys := render.MapFS{
+	fsys := fstest.MapFS{
 		"p.yaml":   {Data: []byte("tenants:\n  a: {}\n  b: {}\n  c: {}\n")},
 		"one.yaml": {Data: []byte("---\n# first\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n# second\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n")},
 	}
-	e, err := render.New(fsys, render.Options{Profile: "p.yaml", Paths: []string{"one.yaml"}})
+	e, err := action.Engine(fsys, action.Options{Profile: "p.yaml", Paths: []string{"one.yaml"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +122,11 @@ func TestFirstFailingTenantInOrderIsReported(t *testing.T) {
 	files[fleetgen.Profile] = []byte(prof)
 	app := "apps/app-02/service.yaml"
 	files[app] = append(files[app], []byte("  externalName: ${EXTRA}\n")...)
-	fsys := render.MapFS{}
+	fsys := fstest.MapFS{}
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: text}
 	}
-	e, err := render.New(fsys, render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	e, err := action.Engine(fsys, action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	if err != nil {
 		t.Fatal(err)
 	}

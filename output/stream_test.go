@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/render"
 )
 
 // temporaries lists the spool files in the temporary directory.
@@ -65,7 +65,7 @@ func TestSpoolSpillsPastItsLimit(t *testing.T) {
 }
 
 func TestStreamIsTheSameWhenSpilled(t *testing.T) {
-	e := fleetEngine(t, fleetgen.Fleet{Apps: 2, Tenants: 9}, render.Options{})
+	e := fleetEngine(t, fleetgen.Fleet{Apps: 2, Tenants: 9}, action.Options{})
 	var want bytes.Buffer
 	if _, err := (Writer{FS: afero.NewReadOnlyFs(afero.NewMemMapFs())}).WriteStream(e, &want); err != nil {
 		t.Fatal(err) // held in memory: the read-only file system is never asked
@@ -87,7 +87,7 @@ func TestStreamIsTheSameWhenSpilled(t *testing.T) {
 
 // A stream that cannot be spooled fails whole: nothing reaches the writer.
 func TestStreamWriteErrorSurfaces(t *testing.T) {
-	e := fleetEngine(t, fleetgen.Fleet{Apps: 2, Tenants: 9}, render.Options{})
+	e := fleetEngine(t, fleetgen.Fleet{Apps: 2, Tenants: 9}, action.Options{})
 	for name, fsys := range map[string]afero.Fs{
 		"cannot create": afero.NewReadOnlyFs(afero.NewMemMapFs()),
 		"disk full":     full{afero.NewMemMapFs(), new(5000)},

@@ -13,10 +13,9 @@ import (
 // each unit, in pipeline order, and the fleet's objects name a place (or the
 // stage that made them) after each.
 func TestAfterStageSeesEveryStage(t *testing.T) {
-	e := fleetEngine(t, fleetgen.Fleet{Apps: 4, Tenants: 2}, Options{})
 	var mu sync.Mutex
 	seen := map[string][]string{}
-	AfterStage = func(stage string, s *manifest.Set) {
+	after := func(stage string, s *manifest.Set) {
 		err := manifest.CheckPositions(s, stage)
 		mu.Lock()
 		defer mu.Unlock()
@@ -25,7 +24,7 @@ func TestAfterStageSeesEveryStage(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	defer func() { AfterStage = nil }()
+	e := fleetEngine(t, fleetgen.Fleet{Apps: 4, Tenants: 2}, Options{AfterStage: after})
 	if _, err := e.Each(func(*manifest.Set) error { return nil }); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,9 @@ import (
 // run on; the lean binary links nothing else of krender's.
 var engine = []string{
 	"github.com/krender/krender/render",
+	"github.com/krender/krender/action",
+	"github.com/krender/krender/loader",
+	"github.com/krender/krender/userfs",
 	"github.com/krender/krender/output",
 	"github.com/krender/krender/profiles",
 	"github.com/krender/krender/subst",
@@ -36,6 +39,7 @@ var heavy = []string{
 	"k8s.io/apimachinery/pkg/util/strategicpatch",
 	"github.com/krender/krender/check",
 	"github.com/krender/krender/crd",
+	"github.com/krender/krender/krm",
 	"github.com/krender/krender/lifecycle",
 	"github.com/krender/krender/fieldcheck",
 }

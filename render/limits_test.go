@@ -9,8 +9,8 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
-func mapFS(files map[string]string) MapFS {
-	m := MapFS{}
+func mapFS(files map[string]string) fstest.MapFS {
+	m := fstest.MapFS{}
 	for name, text := range files {
 		m[name] = &fstest.MapFile{Data: []byte(text)}
 	}
@@ -19,7 +19,7 @@ func mapFS(files map[string]string) MapFS {
 
 func renderErr(t *testing.T, files map[string]string, paths ...string) string {
 	t.Helper()
-	e, err := New(mapFS(files), Options{Profile: "p.yaml", Paths: paths})
+	e, err := load(mapFS(files), Options{Profile: "p.yaml", Paths: paths})
 	if err == nil {
 		var out bytes.Buffer
 		_, err = Map(e, func(s *manifest.Set) ([]byte, error) { return manifest.Marshal(s.Objects) },
@@ -39,7 +39,7 @@ const twoObjects = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\na
 // Tenants times templates past limits.objects is refused before any unit
 // renders, at the first tenant past the limit, with the way to raise it.
 func TestObjectLimitKnownBeforeRendering(t *testing.T) {
-	e, err := New(mapFS(map[string]string{
+	e, err := load(mapFS(map[string]string{
 		"p.yaml": "limits: {objects: 5}\nhash: {mode: off}\ntenants:\n  t1: {}\n  t2: {}\n  t3: {}\n",
 		"a.yaml": twoObjects,
 	}), Options{Profile: "p.yaml", Paths: []string{"a.yaml"}})
@@ -49,7 +49,7 @@ func TestObjectLimitKnownBeforeRendering(t *testing.T) {
 		t.Fatalf("New: %v, %v\nwant %s", e, err, want)
 	}
 	// Within the limit, the same fleet renders.
-	if _, err := New(mapFS(map[string]string{
+	if _, err := load(mapFS(map[string]string{
 		"p.yaml": "limits: {objects: 6}\nhash: {mode: off}\ntenants:\n  t1: {}\n  t2: {}\n  t3: {}\n",
 		"a.yaml": twoObjects,
 	}), Options{Profile: "p.yaml", Paths: []string{"a.yaml"}}); err != nil {
@@ -79,7 +79,7 @@ zoneHosts: {strategy: split}
 
 const splitDeployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}}\n    spec: {containers: [{name: app, image: x}]}\n"
 
-// With Options.Once the last unit takes the templates rather than a copy:
+// With Config.Once the last unit takes the templates rather than a copy:
 // the output is the same, however many units render at once, and the
 // engine refuses to render again.
 func TestOnceRendersAsMany(t *testing.T) {
@@ -88,7 +88,7 @@ func TestOnceRendersAsMany(t *testing.T) {
 		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {k: $X}\n---\n" + twoObjects,
 	})
 	render := func(once bool, workers int) (string, *Engine) {
-		e, err := New(files, Options{Profile: "p.yaml", Paths: []string{"a.yaml"}, Once: once})
+		e, err := load(files, Options{Profile: "p.yaml", Paths: []string{"a.yaml"}, Once: once})
 		if err != nil {
 			t.Fatal(err)
 		}

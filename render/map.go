@@ -39,7 +39,7 @@ func (r *Result) add(notes []filepos.Note) {
 }
 
 // renderAt renders unit i, naming the tenant in its errors. With
-// Options.Once the last unit takes the templates, once every other unit
+// Config.Once the last unit takes the templates, once every other unit
 // has its copy.
 func (e *Engine) renderAt(i int) (*manifest.Set, error) {
 	u := e.Units[i]
@@ -68,7 +68,7 @@ func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) err
 		at    []filepos.Pos // of the objects, counted against limits.objects
 	}
 	if e.spent {
-		return nil, fmt.Errorf("internal error: the engine has rendered once (Options.Once)")
+		return nil, fmt.Errorf("internal error: the engine has rendered once (Config.Once)")
 	}
 	if e.once {
 		e.spent = true

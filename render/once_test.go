@@ -18,7 +18,7 @@ import (
 
 // countingFS counts the reads of every file.
 type countingFS struct {
-	MapFS
+	fstest.MapFS
 	mu    sync.Mutex
 	reads map[string]int
 }
@@ -60,11 +60,11 @@ func TestInputsAreParsedOncePerRun(t *testing.T) {
 	defer func() { yqlib.ExpressionParser = parser.ExpressionParserInterface }()
 
 	f := fleetgen.Fleet{Apps: 3, Tenants: 25}
-	fsys := &countingFS{MapFS: MapFS{}, reads: map[string]int{}}
+	fsys := &countingFS{MapFS: fstest.MapFS{}, reads: map[string]int{}}
 	for name, text := range f.Files() {
 		fsys.MapFS[name] = &fstest.MapFile{Data: text}
 	}
-	e, err := New(fsys, Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	e, err := load(fsys, Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package render
 import (
 	"errors"
 	"testing"
+
+	"github.com/krender/krender/internal/bug"
 )
 
 // A panic on a worker goroutine ends the run as an error, in index order
@@ -16,8 +18,8 @@ func TestPanicOnWorkerBecomesError(t *testing.T) {
 		}
 		return i, nil
 	}, func(int, int) error { return nil })
-	var ie *InternalError
+	var ie *bug.Error
 	if !errors.As(err, &ie) || len(ie.Stack) == 0 {
-		t.Fatalf("got %v, want an *InternalError with its stack", err)
+		t.Fatalf("got %v, want a *bug.Error with its stack", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/manifest"
 )
 
@@ -136,7 +137,7 @@ func (e *Engine) templateText() int {
 	return text
 }
 
-// memoryLimit is a soft limit that leaves the collector little to do (the CLI
+// MemoryLimit is a soft limit that leaves the collector little to do (the CLI
 // collects at three times the live heap) without letting a large fleet grow
 // without bound. The live heap is the parsed templates, the held-back output
 // and the units in flight: window() of them at once, two per worker, each
@@ -149,7 +150,7 @@ func (e *Engine) templateText() int {
 // within the default limits stays under 1 GiB; only a live heap estimated
 // above that (limits raised) gets more, a quarter over it, rather than a
 // collector that never stops.
-func (e *Engine) memoryLimit() int64 {
+func (e *Engine) MemoryLimit() int64 {
 	limit := min(128<<20+int64(e.window())*64*int64(e.templateText()), maxMemoryLimit)
 	copies := 1 + e.window() // the parsed templates and a copy per unit held
 	if e.once && len(e.Units) == 1 {
@@ -166,16 +167,16 @@ const maxMemoryLimit = 768 << 20
 // included (measured: 220 bytes in small Deployments).
 const liveBytesPerNode = 256
 
-// parseMemoryLimit is the soft limit while templates are parsed, read bytes
+// ParseMemoryLimit is the soft limit while templates are parsed, read bytes
 // of them so far: 128 MiB over what their nodes keep (about 27 times their
 // text in ordinary YAML, and no more than OrdinaryBytesPerNode allows),
 // at most maxMemoryLimit. A hostile file is refused well within it.
-func parseMemoryLimit(read int) int64 {
+func ParseMemoryLimit(read int) int64 {
 	return min(128<<20+int64(read)/manifest.OrdinaryBytesPerNode*liveBytesPerNode, maxMemoryLimit)
 }
 
 // guarded is work(i) with a panic turned into an error on this goroutine.
 func guarded[T any](work func(int) (T, error), i int) (v T, err error) {
-	defer Recover(&err)
+	defer bug.Recover(&err)
 	return work(i)
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"testing/fstest"
 
 	"github.com/krender/krender/internal/fleetgen"
 )
@@ -14,13 +13,10 @@ import (
 // fleetEngine builds an engine over a generated fleet held in memory.
 func fleetEngine(t testing.TB, f fleetgen.Fleet, opts Options) *Engine {
 	t.Helper()
-	fsys := MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	opts.Profile = fleetgen.Profile
 	opts.Paths = []string{fleetgen.AppsDir}
-	e, err := New(fsys, opts)
+	e, err := load(fsys, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +112,7 @@ func TestInOrderStopsAfterEmitError(t *testing.T) {
 func TestMemoryLimitFollowsUnitsHeldAtOnce(t *testing.T) {
 	small := fleetEngine(t, fleetgen.Fleet{Apps: 20, Tenants: 4}, Options{})
 	big := fleetEngine(t, fleetgen.Fleet{Apps: 80, Tenants: 4}, Options{})
-	limit := func(e *Engine, workers int) int64 { e.Workers = workers; return e.memoryLimit() }
+	limit := func(e *Engine, workers int) int64 { e.Workers = workers; return e.MemoryLimit() }
 	two, many := limit(small, 2), limit(small, 64)
 	perUnit := (many - two) / int64(small.window()-4)
 	if perUnit <= 0 || many-two != perUnit*int64(small.window()-4) {

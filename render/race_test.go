@@ -54,8 +54,8 @@ spec:
 }
 
 // renderProfile builds an engine for profile and renders every unit.
-func renderProfile(fsys MapFS, profile string) ([]byte, error) {
-	e, err := New(fsys, Options{Profile: profile, Paths: []string{"app.yaml"}})
+func renderProfile(fsys fstest.MapFS, profile string) ([]byte, error) {
+	e, err := load(fsys, Options{Profile: profile, Paths: []string{"app.yaml"}})
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func renderProfile(fsys MapFS, profile string) ([]byte, error) {
 // fails on any package state that building or rendering writes, and in
 // any case each engine must render what it renders alone.
 func TestEnginesBuiltAndRunAtOnce(t *testing.T) {
-	fsys := MapFS{}
+	fsys := fstest.MapFS{}
 	for name, text := range raceFiles {
 		fsys[name] = &fstest.MapFile{Data: []byte(text)}
 	}

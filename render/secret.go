@@ -8,14 +8,11 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/subst/shellformat"
 )
-
-// Redacted stands in for a secret value in anything krender prints besides
-// the manifests themselves.
-const Redacted = redact.Mask
 
 // secretNames are the variables written into a Secret's data or
 // stringData (or into an object whose kind is itself a variable, which
@@ -63,9 +60,9 @@ func redactErr(err error, redact func(string) string) error {
 	if out := filepos.Rewrite(err, func(e filepos.Error) filepos.Error { e.Msg = redact(e.Msg); return e }); out != nil {
 		return out
 	}
-	var ie *InternalError
+	var ie *bug.Error
 	if errors.As(err, &ie) {
-		return &InternalError{Value: redact(fmt.Sprint(ie.Value)), Stack: ie.Stack}
+		return &bug.Error{Value: redact(fmt.Sprint(ie.Value)), Stack: ie.Stack}
 	}
 	if filepos.IsInput(err) {
 		return filepos.Errorf(filepos.Pos{}, "%s", redact(err.Error()))

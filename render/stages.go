@@ -1,8 +1,6 @@
 package render
 
 import (
-	"fmt"
-
 	"github.com/krender/krender/contenthash"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
@@ -18,8 +16,8 @@ import (
 // stage that cannot be built (a bad profile section) fails the run before
 // any unit renders. ns writes the namespace; check is `krender check`'s linter, or nil; redacted is
 // --redact's stage, or nil.
-func buildStages(fsys FS, p *profiles.Profile, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
-	in, err := inject.New(readLimited(fsys, p.Limits.OrDefault().FileBytes), p)
+func buildStages(fragments func(string) ([]byte, error), p *profiles.Profile, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
+	in, err := inject.New(fragments, p)
 	if err != nil {
 		return nil, err
 	}
@@ -76,16 +74,4 @@ func (stripDirectives) Apply(s *manifest.Set) error {
 		o.StripDirectives(KeptAnnotations...)
 	}
 	return nil
-}
-
-// AfterStage, when set, sees every unit's set after each stage, named by
-// its type: tests check there what each stage left (manifest.CheckPositions).
-// Units render at once, so it must be safe for concurrent use. Set it only
-// while no engine runs.
-var AfterStage func(stage string, s *manifest.Set)
-
-func afterStage(st Stage, s *manifest.Set) {
-	if AfterStage != nil {
-		AfterStage(fmt.Sprintf("%T", st), s)
-	}
 }

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/action"
 )
 
 // BenchmarkRender renders 1,000 Deployments (each with hand-written
@@ -33,8 +34,8 @@ spec:
 	for _, strategy := range []string{"off", "static", "split"} {
 		b.Run(strategy, func(b *testing.B) {
 			prof := strings.Replace(profile, "strategy: split", "strategy: "+strategy+"\n  zone: ap-northeast-2a", 1)
-			fsys := render.MapFS{"profile.yaml": {Data: []byte(prof)}, "app.yaml": {Data: []byte(tpl.String())}}
-			e, err := render.New(fsys, render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+			fsys := fstest.MapFS{"profile.yaml": {Data: []byte(prof)}, "app.yaml": {Data: []byte(tpl.String())}}
+			e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -16,9 +17,10 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	k8syaml "sigs.k8s.io/yaml"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 	"github.com/krender/krender/workload"
 	"github.com/krender/krender/zones"
 )
@@ -139,11 +141,11 @@ spec:
 
 func renderSplit(t *testing.T) *manifest.Set {
 	t.Helper()
-	fsys := render.MapFS{
+	fsys := fstest.MapFS{
 		"profile.yaml": {Data: []byte(profile)},
 		"app.yaml":     {Data: []byte(templates)},
 	}
-	e, err := render.New(fsys, render.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+	e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func TestOutputDecodesStrictly(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := strings.Fields(string(raw)) // render -p PROFILE PATH...
-		e, err := render.New(render.DirFS(filepath.Join("../testdata/zones", dir)), render.Options{Profile: args[2], Paths: args[3:]})
+		e, err := action.Engine(userfs.Dir(filepath.Join("../testdata/zones", dir)), action.Options{Profile: args[2], Paths: args[3:]})
 		if err != nil {
 			t.Fatal(err)
 		}

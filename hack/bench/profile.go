@@ -9,16 +9,17 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/output"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // profileRender renders the fleet in dir to nowhere a few times under the
 // CPU profiler: the same engine the CLI runs, so its profile says where
 // krender's time goes.
 func profileRender(dir, out string) error {
-	e, err := render.New(render.DirFS(dir), render.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	e, err := action.Engine(userfs.Dir(dir), action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	if err != nil {
 		return err
 	}

@@ -7,16 +7,17 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/spf13/afero"
 
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, render.DirFS(dir), afero.NewOsFs())
+	code := runChecked(t, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewOsFs(), noEnv)
 	return out.String(), errb.String(), code
 }
 
@@ -223,7 +224,7 @@ func TestCheckAgainstCommittedDir(t *testing.T) {
 // TestOutputThroughGivenFS: -o, --check and --update write and read only
 // through the file system run is given, and its errors reach the user.
 func TestOutputThroughGivenFS(t *testing.T) {
-	src := render.MapFS{
+	src := fstest.MapFS{
 		"p.yaml": {Data: []byte("vars: {V: one}\ntenants:\n  t1: {}\n")},
 		"a.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n")},
 	}

@@ -5,13 +5,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/render"
 )
 
 func fnCmd(h *host) *cobra.Command {
 	var sf secretFlags
 	var rf rootFlags
-	var o render.Options
+	var o action.Options
 	c := &cobra.Command{
 		Use:   "fn [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]...",
 		Short: "Run as a KRM function: render a ResourceList's items (stdin to stdout), for kustomize and kpt",

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,9 +10,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/render"
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/manifest"
 )
 
 // Two fixed profiles: one with every stage that changes names (for crashes
@@ -61,7 +62,7 @@ func FuzzRender(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, tpl []byte) {
-		fsys := render.MapFS{
+		fsys := fstest.MapFS{
 			"p.yaml": &fstest.MapFile{Data: []byte(fuzzProfile)},
 			"q.yaml": &fstest.MapFile{Data: []byte(fixedProfile)},
 			"t.yaml": &fstest.MapFile{Data: tpl},
@@ -91,7 +92,7 @@ func FuzzRender(f *testing.F) {
 
 // fuzzRun runs one command and fails on anything but a clean outcome; ok
 // is exit status 0.
-func fuzzRun(t *testing.T, fsys render.FS, input []byte, args ...string) (string, bool) {
+func fuzzRun(t *testing.T, fsys fs.FS, input []byte, args ...string) (string, bool) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(args, &out, &errb, fsys, afero.NewMemMapFs())

@@ -12,7 +12,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/afero"
 
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -34,7 +34,6 @@ func TestGolden(t *testing.T) {
 		dir := filepath.Dir(argsFile)
 		name := strings.TrimPrefix(filepath.ToSlash(dir), "../../testdata/")
 		t.Run(name, func(t *testing.T) {
-			checkPositions(t)
 			raw, err := os.ReadFile(argsFile)
 			if err != nil {
 				t.Fatal(err)
@@ -72,7 +71,7 @@ func runCase(t *testing.T, dir string, args []string, outFS afero.Fs) (string, s
 func runCaseStdin(t *testing.T, dir string, args []string, outFS afero.Fs, stdin []byte) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runWith(args, bytes.NewReader(stdin), &out, &errb, render.DirFS(dir), outFS, noEnv)
+	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), outFS, noEnv)
 	if strings.Contains(errb.String(), "krender: internal error") {
 		t.Fatalf("krender crashed (a bug, whatever the input):\n%s", errb.String())
 	}

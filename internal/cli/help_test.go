@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // resourceList is what the fn example's resource-list.yaml stands for.
@@ -31,7 +31,7 @@ functionConfig:
 // the repository's own profiles and templates, in the order written (an
 // -o DIR example writes what a later --check DIR reads).
 func TestEveryCommandHasExamples(t *testing.T) {
-	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: render.DirFS("../.."),
+	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: userfs.Dir("../.."),
 		outFS: afero.NewMemMapFs(), env: noEnv, mask: &masker{}}
 	var all []*cobra.Command
 	var walk func(c *cobra.Command)
@@ -53,7 +53,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			continue
 		}
 		var help bytes.Buffer
-		if code := run(append(strings.Fields(c.CommandPath())[1:], "--help"), &help, io.Discard, render.DirFS("../.."), outFS); code != 0 || !strings.Contains(help.String(), "Examples:\n") {
+		if code := run(append(strings.Fields(c.CommandPath())[1:], "--help"), &help, io.Discard, userfs.Dir("../.."), outFS); code != 0 || !strings.Contains(help.String(), "Examples:\n") {
 			t.Errorf("%s --help: exit %d, no Examples section:\n%s", c.CommandPath(), code, help.String())
 		}
 		ran := 0
@@ -74,7 +74,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 				}
 			}
 			var out, errb bytes.Buffer
-			code := runWith(strings.Fields(cmd)[1:], strings.NewReader(stdin), &out, &errb, render.DirFS("../.."), outFS, env)
+			code := runWith(strings.Fields(cmd)[1:], strings.NewReader(stdin), &out, &errb, userfs.Dir("../.."), outFS, env)
 			if code != 0 || out.Len() == 0 && !strings.Contains(cmd, " -o ") && !strings.Contains(cmd, "--check") {
 				t.Errorf("example %q: exit %d, %d bytes out, stderr:\n%s", line, code, out.Len(), errb.String())
 			}
@@ -96,7 +96,7 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		"rendr":                                 "Did you mean this?\n\trender",
 	} {
 		var out, errb bytes.Buffer
-		code := run(strings.Fields(args), &out, &errb, render.DirFS(t.TempDir()), afero.NewMemMapFs())
+		code := run(strings.Fields(args), &out, &errb, userfs.Dir(t.TempDir()), afero.NewMemMapFs())
 		if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", args, code, out.String(), errb.String(), want)
 		}

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/loadroot"
-	"github.com/krender/krender/render"
 )
 
 // Linter runs the commands whose reports come from check's linter: check,
@@ -25,9 +26,9 @@ type Linter interface {
 	ValidFormat(format string) error
 	// Check renders in memory with the linter as the last stage, writes
 	// the findings to w in format, and says whether any is an error.
-	Check(w io.Writer, format string, fsys render.FS, o render.Options, verbose bool) (errors bool, err error)
+	Check(w io.Writer, format string, fsys fs.FS, o action.Options, verbose bool) (errors bool, err error)
 	// Fn is krender fn: a ResourceList from in to out, notes returned.
-	Fn(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, root *loadroot.Root) ([]filepos.Note, error)
+	Fn(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error)
 }
 
 // CheckBinary is the program krender runs for check and fn.

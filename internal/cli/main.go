@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -18,12 +19,17 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
+	"github.com/krender/krender/loader"
 	"github.com/krender/krender/loadroot"
+	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/output"
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // Exit statuses, as kubectl-adjacent linters use them.
@@ -41,7 +47,13 @@ const (
 func Main(l Linter) int {
 	tuneGC()
 	settleYQ()
-	return execute(l, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, render.OSFS{}, afero.NewOsFs(), os.LookupEnv)
+	if l != nil {
+		if err := checkParent(os.LookupEnv); err != nil {
+			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
+			return exitError
+		}
+	}
+	return execute(l, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
 }
 
 // tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
@@ -50,8 +62,8 @@ func Main(l Linter) int {
 // collections are cheap; what costs is new memory, each page of which the
 // kernel faults in. At 100 tenants of the bench fleet GOGC=1000 took 30%
 // more CPU time than 200 and twice the peak RSS; 100 costs the same CPU as
-// 200 at small fleets and 5% more at 500 tenants. The engine sets the limit
-// from the tenants it holds at once (render.Options.LimitMemory). GOGC and
+// 200 at small fleets and 5% more at 500 tenants. The limit then follows
+// the tenants the engine holds at once (action.Options.MemoryLimit). GOGC and
 // GOMEMLIMIT, when set, are the user's.
 func tuneGC() {
 	if os.Getenv("GOGC") == "" {
@@ -77,8 +89,13 @@ func settleYQ() {
 	yqlib.GetLogger().SetSlogger(slog.New(slog.DiscardHandler))
 }
 
-// limitMemory: the engine may set the soft memory limit unless the user did.
+// limitMemory: the CLI sets the soft memory limit the engine's run needs
+// unless the user did.
 var limitMemory = os.Getenv("GOMEMLIMIT") == ""
+
+// setMemoryLimit is the process's soft memory limit, set as the actions
+// learn what a run needs (action.Options.MemoryLimit).
+func setMemoryLimit(n int64) { debug.SetMemoryLimit(n) }
 
 // errFindings makes a command exit 1 without printing anything more.
 var errFindings = errors.New("findings")
@@ -88,7 +105,7 @@ var errFindings = errors.New("findings")
 type host struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	fsys           render.FS
+	fsys           fs.FS
 	outFS          afero.Fs
 	env            LookupEnv
 	mask           *masker
@@ -99,6 +116,8 @@ type host struct {
 	// error, which a delegated command gets as they are.
 	args      []string
 	rawStderr io.Writer
+	// afterStage sees every stage's output (tests; action.Options).
+	afterStage func(stage string, s *manifest.Set)
 }
 
 // masked holds w's output back until the command is done and masks the
@@ -107,7 +126,7 @@ func (h *host) masked(w io.Writer) *redact.Writer { return redact.NewWriter(w, h
 
 // secrets reads --set-env and --set-file into o, and from then on every
 // masked output hides their values.
-func (h *host) secrets(o *render.Options, f *secretFlags) error {
+func (h *host) secrets(o *action.Options, f *secretFlags) error {
 	s, err := f.resolve(h.fsys, h.env, o.Root)
 	if err != nil {
 		return err
@@ -120,25 +139,19 @@ func (h *host) secrets(o *render.Options, f *secretFlags) error {
 // execute runs one command line. Templates and profiles are read from fsys;
 // -o DIR, --check DIR and the spool of a large stream go through outFS; env
 // is what --set-env reads. A panic below it is an internal error.
-func execute(l Linter, args []string, stdin io.Reader, stdout, stderr io.Writer, fsys render.FS, outFS afero.Fs, env LookupEnv) (code int) {
+func execute(l Linter, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			code = internalError(stderr, &render.InternalError{Value: r, Stack: debug.Stack()})
+			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
 		}
 	}()
-	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, linter: l, args: args, rawStderr: stderr}
+	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, linter: l, args: args, rawStderr: stderr, afterStage: after}
 	errw := h.masked(stderr)
 	defer errw.Flush()
 	h.stderr = errw
 	root := newRoot(h)
 	root.SetArgs(args)
-	var err error
-	if l != nil {
-		err = checkParent(env)
-	}
-	if err == nil {
-		err = root.Execute()
-	}
+	err := root.Execute()
 	var status exitStatus // a delegated command's
 	switch {
 	case err == nil:
@@ -147,7 +160,7 @@ func execute(l Linter, args []string, stdin io.Reader, stdout, stderr io.Writer,
 		return exitFindings
 	case errors.As(err, &status):
 		return int(status)
-	case errors.As(err, new(*render.InternalError)):
+	case errors.As(err, new(*bug.Error)):
 		return internalError(stderr, err)
 	}
 	if filepos.IsInput(err) {
@@ -219,16 +232,19 @@ func flagError(c *cobra.Command, err error) error {
 func internalError(stderr io.Writer, err error) int {
 	fmt.Fprintf(stderr, "krender: internal error: %v\n", err)
 	fmt.Fprintln(stderr, "krender: this is a bug in krender; please report it at https://github.com/krender/krender/issues with the command and the files it read")
-	var ie *render.InternalError
+	var ie *bug.Error
 	if errors.As(err, &ie) && os.Getenv("KRENDER_DEBUG") != "" {
 		stderr.Write(ie.Stack)
 	}
 	return exitError
 }
 
-func renderFlags(c *cobra.Command, o *render.Options, h *host) {
-	o.LimitMemory = limitMemory
+func renderFlags(c *cobra.Command, o *action.Options, h *host) {
+	if limitMemory {
+		o.MemoryLimit = setMemoryLimit
+	}
 	o.Once = true // each command renders once
+	o.AfterStage = h.afterStage
 	var sf secretFlags
 	sf.register(c)
 	var rf rootFlags
@@ -257,7 +273,7 @@ func (f *rootFlags) register(c *cobra.Command) {
 	c.Flags().StringVar(&f.mode, "load-restrictor", "rootOnly", "rootOnly: files a profile names and links in template directories must lie within --root; none: no check (kustomize's LoadRestrictionsRootOnly and LoadRestrictionsNone are accepted too)")
 }
 
-func (f *rootFlags) resolve(fsys render.FS) (*loadroot.Root, error) {
+func (f *rootFlags) resolve(fsys fs.FS) (*loadroot.Root, error) {
 	mode, err := loadroot.ParseMode(f.mode)
 	if err != nil {
 		return nil, err
@@ -266,18 +282,18 @@ func (f *rootFlags) resolve(fsys render.FS) (*loadroot.Root, error) {
 }
 
 // shardFlag reads --shard i/n.
-type shardFlag struct{ s *render.Shard }
+type shardFlag struct{ s *action.Shard }
 
 func (f shardFlag) String() string { return f.s.String() }
 func (f shardFlag) Type() string   { return "i/n" }
 func (f shardFlag) Set(v string) (err error) {
-	*f.s, err = render.ParseShard(v)
+	*f.s, err = action.ParseShard(v)
 	return err
 }
 
 func renderCmd(h *host) *cobra.Command {
 	stdout, stderr, fsys, outFS := h.stdout, h.stderr, h.fsys, h.outFS
-	var o render.Options
+	var o action.Options
 	var out, check string
 	var update bool
 	c := &cobra.Command{
@@ -301,7 +317,7 @@ func renderCmd(h *host) *cobra.Command {
 			if err := checkOutputFlags(&w, out, check, update, c.Flags().Changed("output")); err != nil {
 				return err
 			}
-			e, err := render.New(fsys, o)
+			e, err := action.Engine(fsys, o)
 			if err != nil {
 				return err
 			}
@@ -368,11 +384,11 @@ func (h *host) compare(w *output.Writer, e *render.Engine, dir string) error {
 }
 
 // guard is what -o DIR and --update must not replace: the current directory
-// and every file the render reads. A test's render.DirFS stands for the
+// and every file the render reads. A test's userfs.Dir stands for the
 // working directory of its inputs, and of an output in memory.
 func (h *host) guard(e *render.Engine, paths []string) output.Guard {
 	inDir := ""
-	if d, ok := h.fsys.(render.DirFS); ok {
+	if d, ok := h.fsys.(userfs.Dir); ok {
 		inDir = string(d)
 	}
 	var g output.Guard
@@ -387,10 +403,10 @@ func (h *host) guard(e *render.Engine, paths []string) output.Guard {
 		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
 	}
 	for _, p := range paths {
-		if p == render.StdinPath {
+		if p == loader.StdinPath {
 			continue
 		}
-		fi, err := h.fsys.Stat(p)
+		fi, err := userfs.Stat(h.fsys, p)
 		add(p, "template", err == nil && fi.IsDir())
 	}
 	for _, p := range e.Profile.Files {
@@ -405,7 +421,7 @@ func (h *host) guard(e *render.Engine, paths []string) output.Guard {
 }
 
 func checkCmd(h *host) *cobra.Command {
-	var o render.Options
+	var o action.Options
 	var format string
 	c := &cobra.Command{
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
@@ -448,7 +464,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 func varsCmd(h *host) *cobra.Command {
-	var o render.Options
+	var o action.Options
 	c := &cobra.Command{
 		Use:   "vars -p PROFILE [-t TENANT]... PATH... (- reads stdin)",
 		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
@@ -456,12 +472,8 @@ func varsCmd(h *host) *cobra.Command {
   krender vars -p profiles/dev.yaml -t tenant-a templates/billing-api`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Paths, o.Stdin = args, h.stdin
-			e, err := render.New(h.fsys, o)
-			if err != nil {
-				return err
-			}
 			stdout := h.masked(h.stdout)
-			if err := e.WriteVars(stdout); err != nil {
+			if err := action.Vars(h.fsys, o, stdout); err != nil {
 				return err
 			}
 			return stdout.Flush()

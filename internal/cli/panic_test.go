@@ -5,13 +5,13 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 
-	"github.com/krender/krender/render"
 	"github.com/spf13/afero"
 )
 
 // panicFS panics where krender reads its first file, below the CLI.
-type panicFS struct{ render.MapFS }
+type panicFS struct{ fstest.MapFS }
 
 func (panicFS) ReadFile(string) ([]byte, error) { panic("boom") }
 func (panicFS) Open(string) (fs.File, error)    { panic("boom") }

@@ -84,7 +84,6 @@ func realworldCases(t *testing.T) []realworldCase {
 func TestRealWorldRender(t *testing.T) {
 	for _, c := range realworldCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			checkPositions(t)
 			if why, ok := pendingUntilMerged[c.name]; ok {
 				t.Skipf("pending until merged: %s", why)
 			}
@@ -106,7 +105,6 @@ func TestRealWorldRender(t *testing.T) {
 func TestRealWorldCheck(t *testing.T) {
 	for _, c := range realworldCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			checkPositions(t)
 			if why, ok := pendingUntilMerged[c.name]; ok {
 				t.Skipf("pending until merged: %s", why)
 			}
@@ -132,7 +130,6 @@ func TestRealWorldCheck(t *testing.T) {
 func TestRealWorldRenderAndCheckAgree(t *testing.T) {
 	for _, c := range realworldCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			checkPositions(t)
 			_, renderErrs, renderCode := runIn(t, c.dir, "render", "-p", "profile.yaml", "manifests")
 			checkOut, checkErrs, checkCode := runIn(t, c.dir, "check", "-p", "profile.yaml", "manifests")
 			if (renderCode == 0) != (checkCode == 0) {

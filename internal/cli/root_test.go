@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/spf13/afero"
 
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // The token stands for a secret of the CI runner's: it must never reach
@@ -272,7 +273,7 @@ functionConfig:
 	}
 	fn := func(in string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, render.DirFS(app), afero.NewMemMapFs(), noEnv)
+		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, userfs.Dir(app), afero.NewMemMapFs(), noEnv)
 		return out.String(), errb.String(), code
 	}
 	if out, errs, code := fn(list("profiles/plain.yaml")); code != 0 || !strings.Contains(out, "kind: ResourceList") {
@@ -292,7 +293,7 @@ functionConfig:
 
 // The in-memory FS has no links and nothing above its working directory.
 func TestRootInMemory(t *testing.T) {
-	fsys := render.MapFS{
+	fsys := fstest.MapFS{
 		"profiles/leak.yaml": {Data: []byte(fragmentProfile("../../outside/secret.yaml"))},
 		"profiles/ok.yaml":   {Data: []byte(fragmentProfile("../frag.yaml"))},
 		"frag.yaml":          {Data: []byte("token: in-memory\n")},

@@ -2,14 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/redact"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // LookupEnv reads one environment variable. The CLI gets it injected, like
@@ -32,8 +34,8 @@ func (f *secretFlags) register(c *cobra.Command) {
 // empty variable, and rendering it would deploy an empty password.
 //
 // A file in the root must not be a link out of it (loadroot.Root.CheckGiven).
-func (f *secretFlags) resolve(fsys render.FS, lookup LookupEnv, root *loadroot.Root) ([]render.Secret, error) {
-	var out []render.Secret
+func (f *secretFlags) resolve(fsys fs.FS, lookup LookupEnv, root *loadroot.Root) ([]action.Secret, error) {
+	var out []action.Secret
 	for _, arg := range f.env {
 		name, envVar, _ := strings.Cut(arg, "=")
 		if envVar == "" {
@@ -49,7 +51,7 @@ func (f *secretFlags) resolve(fsys render.FS, lookup LookupEnv, root *loadroot.R
 		case v == "":
 			return nil, fmt.Errorf("%s: environment variable %s is empty (an undefined CI secret arrives empty)", from, envVar)
 		}
-		out = append(out, render.Secret{Name: name, Value: v, From: from})
+		out = append(out, action.Secret{Name: name, Value: v, From: from})
 	}
 	for _, arg := range f.file {
 		name, path, ok := strings.Cut(arg, "=")
@@ -60,7 +62,7 @@ func (f *secretFlags) resolve(fsys render.FS, lookup LookupEnv, root *loadroot.R
 		if err := root.CheckGiven("file of --set-file", path); err != nil {
 			return nil, err
 		}
-		b, err := fsys.ReadFile(path)
+		b, err := userfs.ReadFile(fsys, path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", from, filepos.FileError(err))
 		}
@@ -68,7 +70,7 @@ func (f *secretFlags) resolve(fsys render.FS, lookup LookupEnv, root *loadroot.R
 		if v == "" {
 			return nil, fmt.Errorf("%s: the file is empty", from)
 		}
-		out = append(out, render.Secret{Name: name, Value: v, From: from})
+		out = append(out, action.Secret{Name: name, Value: v, From: from})
 	}
 	return out, nil
 }
@@ -79,6 +81,6 @@ type masker struct{ text *redact.Text }
 
 func (m *masker) get() *redact.Text { return m.text }
 
-func (m *masker) add(secrets []render.Secret) {
-	m.text = redact.NewText(render.SecretValues(secrets))
+func (m *masker) add(secrets []action.Secret) {
+	m.text = redact.NewText(action.SecretValues(secrets))
 }

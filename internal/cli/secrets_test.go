@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/redact"
-	"github.com/krender/krender/render"
 	"github.com/spf13/afero"
+
+	"github.com/krender/krender/redact"
+	"github.com/krender/krender/userfs"
 )
 
 // fakeEnv is an environment for one test; it records what was looked up.
@@ -27,7 +28,7 @@ func (f *fakeEnv) get(name string) (string, bool) {
 func runEnv(t *testing.T, dir string, env *fakeEnv, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runWith(args, strings.NewReader(""), &out, &errb, render.DirFS(dir), afero.NewOsFs(), env.get)
+	code := runWith(args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewOsFs(), env.get)
 	return out.String(), errb.String(), code
 }
 

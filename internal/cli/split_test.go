@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/krender/krender/internal/testtool"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // apiServerCode are the import paths of the API server's validation and
@@ -72,7 +72,7 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 	} {
 		dir, args := c.dir, c.args
 		var wantOut, wantErr bytes.Buffer
-		wantCode := run(args, &wantOut, &wantErr, render.DirFS(dir), afero.NewMemMapFs())
+		wantCode := run(args, &wantOut, &wantErr, userfs.Dir(dir), afero.NewMemMapFs())
 		if wantCode == exitError && strings.HasPrefix(dir, "../../testdata") {
 			t.Fatalf("%s: exit %d in-process: %s", dir, wantCode, wantErr.String())
 		}

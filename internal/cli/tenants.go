@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/action"
 )
 
 // tenantsCmd lists a profile's tenants, so that a script can tell a tenant
@@ -14,7 +13,7 @@ import (
 // plugin refuses to put every tenant into one Application, and a CI job can
 // build its matrix from it.
 func tenantsCmd(h *host) *cobra.Command {
-	var o render.Options
+	var profile string
 	c := &cobra.Command{
 		Use:   "tenants -p PROFILE",
 		Short: "List the profile's tenants, one a line, in profile order (nothing for a profile without tenants)",
@@ -23,21 +22,18 @@ func tenantsCmd(h *host) *cobra.Command {
   for t in $(krender tenants -p profiles/prod.yaml); do krender render -p profiles/prod.yaml -t "$t" templates -o "rendered/$t"; done`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			// No templates: the profile is loaded and checked as render
-			// loads it (extends, fragments), nothing else is read.
-			o.Templates = []*manifest.Object{}
-			e, err := render.New(h.fsys, o)
+			names, err := action.Tenants(h.fsys, profile)
 			if err != nil {
 				return err
 			}
-			for _, t := range e.Profile.Tenants {
-				if _, err := fmt.Fprintln(h.stdout, t.Name); err != nil {
+			for _, t := range names {
+				if _, err := fmt.Fprintln(h.stdout, t); err != nil {
 					return err
 				}
 			}
 			return nil
 		},
 	}
-	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
+	c.Flags().StringVarP(&profile, "profile", "p", "", "profile file (required)")
 	return c
 }

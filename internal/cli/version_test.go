@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/krender/krender/internal/testtool"
-	"github.com/krender/krender/render"
+	"github.com/krender/krender/userfs"
 )
 
 // TestMain settles yqlib as main does, so that in-process runs see the
@@ -93,12 +93,12 @@ func TestVersionOfLocalBuild(t *testing.T) {
 // -v is --verbose, as kubectl's -v raises verbosity; --version is long-only.
 func TestShortVIsVerbose(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"--version"}, &out, &errb, render.OSFS{}, afero.NewMemMapFs()); code != 0 || !strings.HasPrefix(out.String(), "krender ") {
+	if code := run([]string{"--version"}, &out, &errb, userfs.OS, afero.NewMemMapFs()); code != 0 || !strings.HasPrefix(out.String(), "krender ") {
 		t.Fatalf("--version: exit %d, %q %q", code, out.String(), errb.String())
 	}
 	out.Reset()
 	errb.Reset()
-	code := run([]string{"-v"}, &out, &errb, render.OSFS{}, afero.NewMemMapFs())
+	code := run([]string{"-v"}, &out, &errb, userfs.OS, afero.NewMemMapFs())
 	if code != 0 || strings.HasPrefix(out.String(), "krender ") || !strings.Contains(out.String(), "-v, --verbose") ||
 		strings.Contains(out.String(), "-v, --version") {
 		t.Fatalf("-v: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"testing/fstest"
 )
 
 // Fleet describes what to generate.
@@ -101,6 +102,16 @@ var Placeholders = [][3]string{
 }
 
 // Files is the whole fleet as path -> content.
+// FS is Files in memory, for the tests and benchmarks that read the fleet
+// through io/fs.
+func (f Fleet) FS() fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for name, text := range f.Files() {
+		fsys[name] = &fstest.MapFile{Data: text}
+	}
+	return fsys
+}
+
 func (f Fleet) Files() map[string][]byte {
 	files := map[string][]byte{
 		Profile:       []byte(f.profile()),

@@ -3,13 +3,12 @@ package fleetgen_test
 import (
 	"strings"
 	"testing"
-	"testing/fstest"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/internal/fleetgen"
 	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/render"
 )
 
 func parse(t *testing.T, name string, text []byte) *manifest.Object {
@@ -81,13 +80,10 @@ func TestCRDIsLive(t *testing.T) {
 // planted, in every tenant; the apps' own findings do not change.
 func TestCheckFindsThePlantedTypos(t *testing.T) {
 	f := fleetgen.Fleet{Apps: 2*fleetgen.TypoEvery + 1, Tenants: 3}
-	fsys := render.MapFS{}
-	for name, text := range f.Files() {
-		fsys[name] = &fstest.MapFile{Data: text}
-	}
+	fsys := f.FS()
 	count := func(paths []string, cfg check.Config) map[string][]check.Finding {
 		t.Helper()
-		fs, err := check.Run(fsys, render.Options{Profile: fleetgen.Profile, Paths: paths}, cfg)
+		fs, err := check.Run(fsys, action.Options{Profile: fleetgen.Profile, Paths: paths}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

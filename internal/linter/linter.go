@@ -6,12 +6,13 @@ package linter
 
 import (
 	"io"
+	"io/fs"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loadroot"
-	"github.com/krender/krender/render"
 )
 
 // InProcess is a cli.Linter that lints here.
@@ -19,7 +20,7 @@ type InProcess struct{}
 
 func (InProcess) ValidFormat(format string) error { return check.Write(io.Discard, format, nil) }
 
-func (InProcess) Check(w io.Writer, format string, fsys render.FS, o render.Options, verbose bool) (bool, error) {
+func (InProcess) Check(w io.Writer, format string, fsys fs.FS, o action.Options, verbose bool) (bool, error) {
 	fs, err := check.Run(fsys, o, check.Config{Verbose: verbose, CRDs: o.CRDs})
 	if err != nil {
 		return false, err
@@ -27,6 +28,6 @@ func (InProcess) Check(w io.Writer, format string, fsys render.FS, o render.Opti
 	return check.HasErrors(fs), check.Write(w, format, fs)
 }
 
-func (InProcess) Fn(in io.Reader, out io.Writer, fsys render.FS, secrets []render.Secret, root *loadroot.Root) ([]filepos.Note, error) {
+func (InProcess) Fn(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
 	return krm.Run(in, out, fsys, secrets, root)
 }

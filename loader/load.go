@@ -1,4 +1,7 @@
-package render
+// Package loader reads krender's model from files: profiles, templates and
+// CustomResourceDefinitions, by the user's paths (package userfs) and
+// within the load root (package loadroot). The engine gets what it parsed.
+package loader
 
 import (
 	"fmt"
@@ -10,6 +13,7 @@ import (
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/userfs"
 )
 
 // StdinPath is the template path that means standard input, as with kubectl
@@ -19,14 +23,14 @@ const (
 	StdinName = "<stdin>"
 )
 
-// checkStdin refuses StdinPath given twice: a stream is read once, and the
+// CheckStdin refuses StdinPath given twice: a stream is read once, and the
 // second read would find it empty.
-func checkStdin(opts Options) error {
-	if opts.Stdin == nil || opts.Templates != nil {
+func CheckStdin(paths []string, stdin io.Reader) error {
+	if stdin == nil {
 		return nil
 	}
 	n := 0
-	for _, p := range opts.Paths {
+	for _, p := range paths {
 		if p == StdinPath {
 			n++
 		}
@@ -37,34 +41,43 @@ func checkStdin(opts Options) error {
 	return nil
 }
 
+// Templates is where templates are read from, and how.
+type Templates struct {
+	FS     fs.FS
+	Root   *loadroot.Root  // where links found in directories must lead; nil: anywhere
+	Limits manifest.Limits // the run's limits; zero: the defaults
+	Stdin  io.Reader       // what the path StdinPath reads; nil: StdinPath is a file name
+	Seen   func(int)       // when set, told the bytes of each file before it is parsed
+	Skip   []string        // files passed over in directory walks (the profile's fragments)
+}
+
 // LoadTemplates parses every template under paths: files as given, directories
 // walked recursively for *.yaml and *.yml in lexical order. Every file's
 // errors are reported together. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
-func LoadTemplates(fsys FS, paths []string, skip ...string) ([]*manifest.Object, error) {
-	return loadTemplates(fsys, nil, manifest.Limits{}, paths, nil, nil, skip...)
+func LoadTemplates(fsys fs.FS, paths []string, skip ...string) ([]*manifest.Object, error) {
+	return Templates{FS: fsys, Skip: skip}.Load(paths)
+}
+
+// Load parses every template under paths as LoadTemplates does, within
+// t's limits and root, with the path StdinPath read from t.Stdin.
+func (t Templates) Load(paths []string) ([]*manifest.Object, error) {
+	return loadFiles(t.FS, t.Root, t.Limits, "template", paths, t.Stdin, t.Seen, t.Skip...)
 }
 
 // LoadManifests reads files and directories of manifests as LoadTemplates
 // does; errors call them what (e.g. "CRD file"). A file found by walking a
 // directory must lie within it or root (see loadroot.Root.CheckWalked); a
 // nil root checks nothing.
-func LoadManifests(fsys FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
+func LoadManifests(fsys fs.FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
 	return loadFiles(fsys, root, manifest.Limits{}, what, paths, nil, nil)
-}
-
-// loadTemplates is LoadTemplates within the run's limits and root, with the
-// path StdinPath read from stdin. seen, when set, is told the bytes of each
-// file before it is parsed.
-func loadTemplates(fsys FS, root *loadroot.Root, lim manifest.Limits, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, root, lim, "template", paths, stdin, seen, skip...)
 }
 
 // loadFiles reads paths; StdinPath means stdin when stdin is not nil (only
 // templates can come from there), and is an ordinary file name otherwise.
-func loadFiles(fsys FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
+func loadFiles(fsys fs.FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
 	l := &fileLoader{lim: lim, what: what, stdin: stdin, seen: seen, maxBytes: lim.OrDefault().FileBytes}
-	l.read = readLimited(fsys, l.maxBytes)
+	l.read = userfs.ReadLimited(fsys, l.maxBytes)
 	skipped := map[string]bool{}
 	for _, f := range skip {
 		skipped[sameFile(f)] = true
@@ -132,7 +145,7 @@ func (l *fileLoader) load(f string, walked bool) ([]*manifest.Object, error) {
 // text is the name f is reported under and its bytes.
 func (l *fileLoader) text(f string) (string, []byte, error) {
 	if f == StdinPath && l.stdin != nil {
-		// up to one byte past the limit, as readLimited does
+		// up to one byte past the limit, as userfs.ReadLimited does
 		text, err := io.ReadAll(io.LimitReader(l.stdin, int64(l.maxBytes)+1))
 		return StdinName, text, err
 	}
@@ -162,8 +175,8 @@ func anyObject(objs []*manifest.Object) bool {
 // manifestFiles lists the files behind p, and whether they were found by
 // walking a directory (rather than named by the user). The walk follows no
 // link to a directory; a link to a file must stay within p or root.
-func manifestFiles(fsys FS, root *loadroot.Root, what, p string, skip map[string]bool) ([]string, bool, error) {
-	st, err := fsys.Stat(p)
+func manifestFiles(fsys fs.FS, root *loadroot.Root, what, p string, skip map[string]bool) ([]string, bool, error) {
+	st, err := userfs.Stat(fsys, p)
 	if err != nil {
 		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read %s: %v", what, filepos.FileError(err))
 	}
@@ -173,7 +186,7 @@ func manifestFiles(fsys FS, root *loadroot.Root, what, p string, skip map[string
 	var files []string
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		entries, err := fsys.ReadDir(dir)
+		entries, err := userfs.ReadDir(fsys, dir)
 		if err != nil {
 			return filepos.Errorf(filepos.Pos{File: dir}, "cannot read %ss: %v", what, filepos.FileError(err))
 		}

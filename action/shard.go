@@ -1,9 +1,11 @@
-package render
+package action
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/krender/krender/render"
 )
 
 // Shard selects a 1/Count slice of a run's units so that Count CI jobs
@@ -36,11 +38,11 @@ func (sh Shard) String() string {
 }
 
 // Of keeps the units of this shard, in their order.
-func (sh Shard) Of(units []Unit) []Unit {
+func (sh Shard) Of(units []render.Unit) []render.Unit {
 	if sh.Count <= 1 {
 		return units
 	}
-	out := make([]Unit, 0, len(units)/sh.Count+1)
+	out := make([]render.Unit, 0, len(units)/sh.Count+1)
 	for k := sh.Index - 1; k < len(units); k += sh.Count {
 		out = append(out, units[k])
 	}

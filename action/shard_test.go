@@ -1,13 +1,14 @@
-package render
+package action
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/render"
 )
 
-func tenantsOf(units []Unit) []string {
+func tenantsOf(units []render.Unit) []string {
 	var out []string
 	for _, u := range units {
 		out = append(out, u.Tenant)

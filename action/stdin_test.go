@@ -1,24 +1,26 @@
-package render
+package action
 
 import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/krender/krender/loader"
 )
 
 // TestStdinPath: "-" reads Options.Stdin once, however many tenants render
 // it, and names its positions <stdin>; without Stdin it is a file name.
 func TestStdinPath(t *testing.T) {
-	fsys := MapFS{
+	fsys := fstest.MapFS{
 		"p.yaml": &fstest.MapFile{Data: []byte("tenants:\n  a: {vars: {N: a}}\n  b: {vars: {N: b}}\n")},
 		"-":      &fstest.MapFile{Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: from-a-file}\n")},
 	}
 	stdin := strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${N}\n")
-	e, err := New(fsys, Options{Profile: "p.yaml", Paths: []string{StdinPath}, Stdin: stdin})
+	e, err := Engine(fsys, Options{Profile: "p.yaml", Paths: []string{loader.StdinPath}, Stdin: stdin})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(e.Templates) != 1 || e.Templates[0].Src.Path != StdinName {
+	if len(e.Templates) != 1 || e.Templates[0].Src.Path != loader.StdinName {
 		t.Fatalf("templates from stdin: %d, source %q", len(e.Templates), e.Templates[0].Src.Path)
 	}
 	for _, u := range e.Units {
@@ -31,7 +33,7 @@ func TestStdinPath(t *testing.T) {
 		}
 	}
 
-	e, err = New(fsys, Options{Profile: "p.yaml", Paths: []string{StdinPath}})
+	e, err = Engine(fsys, Options{Profile: "p.yaml", Paths: []string{loader.StdinPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +41,7 @@ func TestStdinPath(t *testing.T) {
 		t.Errorf("without Stdin, - is read as %q, want the file -", got)
 	}
 
-	_, err = New(fsys, Options{Profile: "p.yaml", Paths: []string{StdinPath, "x.yaml", StdinPath}, Stdin: strings.NewReader("")})
+	_, err = Engine(fsys, Options{Profile: "p.yaml", Paths: []string{loader.StdinPath, "x.yaml", loader.StdinPath}, Stdin: strings.NewReader("")})
 	if err == nil || !strings.Contains(err.Error(), "can be read only once") {
 		t.Errorf("- twice: %v", err)
 	}

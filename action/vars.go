@@ -1,21 +1,31 @@
-package render
+package action
 
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"text/tabwriter"
 
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
+	"github.com/krender/krender/render"
 )
 
-// WriteVars lists, per template location, what substitution does with each
-// reference: like `envsubst -v`, but per place and per tenant.
-func (e *Engine) WriteVars(w io.Writer) error {
-	if e.spent {
-		return fmt.Errorf("internal error: the engine has rendered once (Options.Once)")
+// Vars is the vars action: it lists, per template location, what
+// substitution does with each reference, like `envsubst -v` but per place
+// and per tenant. Values of CI's secrets, and of variables that reach a
+// Secret's data, are masked.
+func Vars(fsys fs.FS, o Options, w io.Writer) error {
+	e, err := Engine(fsys, o)
+	if err != nil {
+		return err
 	}
+	return WriteVars(e, w)
+}
+
+// WriteVars prints the vars table of e's units.
+func WriteVars(e *render.Engine, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tREADER\tACTION")
 	for _, u := range e.Units {
@@ -30,12 +40,12 @@ func (e *Engine) WriteVars(w io.Writer) error {
 			tenant = "-"
 		}
 		for _, t := range e.Templates {
-			refs, err := e.subst.Substitute(t.Clone(), vars, u.Vars.Missing())
+			refs, err := e.References(u, t, vars)
 			if err != nil {
 				return err
 			}
 			for _, oc := range refs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, oc.Reader, action(oc, vars, e.secret))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, oc.Reader, action(oc, vars, e.SecretVar))
 			}
 		}
 	}
@@ -50,10 +60,10 @@ func quote(v string) string {
 	return strconv.Quote(v)
 }
 
-func action(oc manifest.Ref, vars map[string]string, secret map[string]bool) string {
+func action(oc manifest.Ref, vars map[string]string, secret func(string) bool) string {
 	value := quote(vars[oc.Name])
-	if secret[oc.Name] {
-		value = Redacted
+	if secret(oc.Name) {
+		value = redact.Mask
 	}
 	switch {
 	case oc.Kept != "" && oc.Defined:

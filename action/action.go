@@ -1,0 +1,254 @@
+// Package action is what krender's commands do, over the engine: load a
+// run's model from files (package loader), choose its units from the
+// flags, and build the engine (Engine, Load), list references (Vars) or
+// tenants (Tenants). It is the lean layer: `krender check` and `krender fn`
+// build their linters on it (check.Run, krm.Run), it never on them.
+package action
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/internal/suggest"
+	"github.com/krender/krender/loader"
+	"github.com/krender/krender/loadroot"
+	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/render"
+)
+
+// Options are what a user chooses on the command line.
+type Options struct {
+	Profile   string   // path of the profile file
+	Tenants   []string // restrict to these tenants; empty: all
+	Set       []string // NAME=VALUE overrides, highest precedence
+	Namespace string   // default namespace; overrides the profile's
+	// CRDs are files or directories of CustomResourceDefinitions (--crds),
+	// besides the profile's check.crds and those rendered: they type custom
+	// resources' fields for substitution and tell their scope.
+	CRDs []string
+	// Strict reads custom resources' strings and annotation values as
+	// Kubernetes reads names (--strict; the profile's substitution.strict).
+	Strict bool
+	Paths  []string // templates: files or directories, or loader.StdinPath
+	// Stdin is what the template path loader.StdinPath reads (a
+	// post-renderer's input), once: at most one path may be StdinPath.
+	Stdin io.Reader
+	Shard Shard // render only this slice of the tenants
+	// MemoryLimit, when set, is told the soft memory limit the run needs
+	// as it learns it (templates read, units known): the CLI passes
+	// debug.SetMemoryLimit, a setting of the process and not a library's.
+	MemoryLimit func(int64)
+	// Once says the engine renders once (render.Config.Once).
+	Once bool
+	// AfterStage is render.Config.AfterStage: tests look at every stage.
+	AfterStage func(stage string, s *manifest.Set)
+	// Secrets are overrides like Set, read from CI's secrets (--set-env,
+	// --set-file); their values are kept out of listings and, with Redact,
+	// out of the output's Secret data.
+	Secrets []Secret
+	// Redact writes every Secret's data as digests (see package redact):
+	// goldens that show a secret changed, never its value.
+	Redact bool
+	// Templates, when set, are the templates already parsed, instead of
+	// Paths: a KRM function gets its objects on standard input.
+	Templates []*manifest.Object
+	// Root is where the files the profile names, and the links found in
+	// template directories, must lead (--root, --load-restrictor); nil: the
+	// default root of the file system, checked.
+	Root *loadroot.Root
+}
+
+// Inputs are a run's model, loaded and checked against the flags: what
+// the engine, and check's linter, are built from.
+type Inputs struct {
+	FS        fs.FS
+	Root      *loadroot.Root
+	Profile   *profiles.Profile
+	Templates []*manifest.Object
+	Units     []render.Unit
+	opts      Options
+}
+
+// Engine is the render action: the run's inputs loaded, and the engine
+// built over them without a linter.
+func Engine(fsys fs.FS, o Options) (*render.Engine, error) {
+	in, err := Load(fsys, o)
+	if err != nil {
+		return nil, err
+	}
+	return in.Engine(nil)
+}
+
+// Load reads the profile and templates from fsys (paths as the user typed
+// them, see package userfs) and chooses the units the flags ask for.
+func Load(fsys fs.FS, o Options) (*Inputs, error) {
+	if err := checkOptions(o); err != nil {
+		return nil, err
+	}
+	root, err := loader.DefaultRoot(fsys, o.Root)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkGivenPaths(root, o); err != nil {
+		return nil, err
+	}
+	p, set, units, err := loadProfile(fsys, root, o)
+	if err != nil {
+		return nil, err
+	}
+	p.Limits = p.Limits.OrDefault().Budget() // fragments count against the same inputNodes
+	tpls, err := templatesFor(fsys, root, p, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOverrides(p, set, tpls); err != nil {
+		return nil, err
+	}
+	return &Inputs{FS: fsys, Root: root, Profile: p, Templates: tpls, Units: units, opts: o}, nil
+}
+
+// Engine builds the engine over the inputs, with check as its last stage
+// but one when not nil (`krender check`'s linter); the memory limit then
+// follows the units it holds at once.
+func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
+	o := in.opts
+	crds, err := loader.CRDs(in.FS, in.Root, in.Profile, o.CRDs)
+	if err != nil {
+		return nil, err
+	}
+	c := render.Config{
+		Profile: in.Profile, Templates: in.Templates, Units: in.Units,
+		Namespace: o.Namespace, CRDs: crds, Strict: o.Strict, Check: check,
+		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, AfterStage: o.AfterStage,
+	}
+	if o.Redact {
+		c.Redact = SecretValues(o.Secrets)
+	}
+	e, err := render.New(c)
+	if err != nil {
+		return nil, err
+	}
+	if o.MemoryLimit != nil {
+		o.MemoryLimit(e.MemoryLimit())
+	}
+	return e, nil
+}
+
+// checkOptions rejects a call that names no profile or no templates before
+// anything is read.
+func checkOptions(o Options) error {
+	if o.Profile == "" {
+		return fmt.Errorf("a profile is required (-p PROFILE)")
+	}
+	if len(o.Paths) == 0 && o.Templates == nil {
+		//lint:ignore ST1005 "PATH..." is the usage it shows, not punctuation; goldens print it
+		return fmt.Errorf("no templates given: krender render -p PROFILE PATH...")
+	}
+	if o.Templates != nil {
+		return nil
+	}
+	return loader.CheckStdin(o.Paths, o.Stdin)
+}
+
+// checkGivenPaths: paths on the command line are the caller's, but not a
+// link committed in the repository that leads out of it.
+func checkGivenPaths(root *loadroot.Root, o Options) error {
+	if err := root.CheckGiven("profile", o.Profile); err != nil {
+		return err
+	}
+	for _, path := range o.Paths {
+		if path == loader.StdinPath && o.Stdin != nil {
+			continue
+		}
+		if err := root.CheckGiven("template", path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadProfile reads the profile, the --set overrides with the CI secrets
+// added, and the units this run (and shard) renders.
+func loadProfile(fsys fs.FS, root *loadroot.Root, o Options) (*profiles.Profile, profiles.Vars, []render.Unit, error) {
+	p, err := loader.Profile(fsys, root, o.Profile)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	set, err := parseSet(o.Set)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if set, err = addSecrets(set, o.Secrets); err != nil {
+		return nil, nil, nil, err
+	}
+	units, err := selectUnits(p, o.Tenants, set)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, set, o.Shard.Of(units), nil
+}
+
+// templatesFor is the caller's parsed templates (krender fn's items), else
+// the templates read from fsys, the profile's fragments passed over; with
+// MemoryLimit the memory limit follows what has been read.
+func templatesFor(fsys fs.FS, root *loadroot.Root, p *profiles.Profile, o Options) ([]*manifest.Object, error) {
+	if o.Templates != nil {
+		return o.Templates, nil
+	}
+	t := loader.Templates{FS: fsys, Root: root, Limits: p.Limits, Stdin: o.Stdin}
+	for _, in := range p.Inject {
+		t.Skip = append(t.Skip, in.FragmentPath)
+	}
+	if o.MemoryLimit != nil {
+		read := 0
+		t.Seen = func(n int) { read += n; o.MemoryLimit(render.ParseMemoryLimit(read)) }
+	}
+	return t.Load(o.Paths)
+}
+
+func parseSet(sets []string) (profiles.Vars, error) {
+	var vars profiles.Vars
+	for _, s := range sets {
+		name, value, ok := strings.Cut(s, "=")
+		if !ok || !profiles.ValidVarName(name) {
+			return nil, fmt.Errorf("--set %q: want NAME=VALUE with NAME matching [A-Za-z_][A-Za-z0-9_]*", s)
+		}
+		vars = vars.Set(profiles.Var{Name: name, Value: value, Pos: filepos.Pos{File: "--set"}})
+	}
+	return vars, nil
+}
+
+func selectUnits(p *profiles.Profile, want []string, set profiles.Vars) ([]render.Unit, error) {
+	if len(p.Tenants) == 0 {
+		if len(want) > 0 {
+			return nil, fmt.Errorf("-t %s: profile %s defines no tenants", want[0], p.Files[len(p.Files)-1])
+		}
+		return []render.Unit{{Vars: p.Vars.Merge(set)}}, nil
+	}
+	chosen := map[string]bool{}
+	for _, w := range want {
+		found := false
+		for _, t := range p.Tenants {
+			found = found || t.Name == w
+		}
+		if !found {
+			var names []string
+			for _, t := range p.Tenants {
+				names = append(names, t.Name)
+			}
+			return nil, fmt.Errorf("-t %s: no such tenant in the profile%s", w, suggest.Hint(w, names))
+		}
+		chosen[w] = true
+	}
+	var units []render.Unit
+	for _, t := range p.Tenants {
+		if len(want) == 0 || chosen[t.Name] {
+			units = append(units, render.Unit{Tenant: t.Name, Vars: p.Vars.Merge(t.Vars).Merge(set)})
+		}
+	}
+	return units, nil
+}

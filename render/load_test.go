@@ -1,0 +1,49 @@
+package render
+
+import (
+	"io"
+	"io/fs"
+
+	"github.com/krender/krender/loader"
+	"github.com/krender/krender/manifest"
+)
+
+// Options are the inputs a test engine is loaded from.
+type Options struct {
+	Profile string
+	Paths   []string
+	Stdin   io.Reader
+	Once    bool
+	// AfterStage is Config.AfterStage.
+	AfterStage func(stage string, s *manifest.Set)
+}
+
+// load reads the profile and templates from fsys as the render action
+// does, every tenant a unit, and builds the engine over them.
+func load(fsys fs.FS, o Options) (*Engine, error) {
+	root, err := loader.DefaultRoot(fsys, nil)
+	if err != nil {
+		return nil, err
+	}
+	p, err := loader.Profile(fsys, root, o.Profile)
+	if err != nil {
+		return nil, err
+	}
+	p.Limits = p.Limits.OrDefault().Budget()
+	t := loader.Templates{FS: fsys, Root: root, Limits: p.Limits, Stdin: o.Stdin}
+	for _, in := range p.Inject {
+		t.Skip = append(t.Skip, in.FragmentPath)
+	}
+	tpls, err := t.Load(o.Paths)
+	if err != nil {
+		return nil, err
+	}
+	units := []Unit{{Vars: p.Vars}}
+	if len(p.Tenants) > 0 {
+		units = nil
+		for _, tn := range p.Tenants {
+			units = append(units, Unit{Tenant: tn.Name, Vars: p.Vars.Merge(tn.Vars)})
+		}
+	}
+	return New(Config{Profile: p, Templates: tpls, Units: units, Fragments: loader.Fragments(fsys, p), Once: o.Once, AfterStage: o.AfterStage})
+}

@@ -1,0 +1,67 @@
+package userfs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+)
+
+// Dir takes the paths os.DirFS refuses (absolute, "..", "./"), and its
+// errors name the path as the user typed it.
+func TestDirTakesUserPaths(t *testing.T) {
+	top := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(top, "work", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "p.yaml"), []byte("up"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := Dir(filepath.Join(top, "work"))
+	for _, name := range []string{"../p.yaml", "./sub/../../p.yaml", filepath.Join(top, "p.yaml")} {
+		b, err := ReadFile(d, name)
+		if err != nil || string(b) != "up" {
+			t.Errorf("ReadFile(%q) = %q, %v", name, b, err)
+		}
+	}
+	if _, err := os.DirFS(string(d)).Open("../p.yaml"); err == nil {
+		t.Fatal("os.DirFS opened ../p.yaml: the adapter would not be needed")
+	}
+	t.Chdir(string(d))
+	for _, name := range []string{"./missing.yaml", "../missing.yaml", "sub//missing.yaml"} {
+		_, err := ReadFile(OS, name)
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || pe.Path != name {
+			t.Errorf("error %v does not name %s as typed", err, name)
+		}
+	}
+	real, err := RealPath(d, "sub/..")
+	if want, _ := filepath.EvalSymlinks(string(d)); err != nil || real != want {
+		t.Errorf("RealPath(sub/..) = %q, %v; want %q", real, err, want)
+	}
+}
+
+// An in-memory file system is asked for the cleaned path, so tests can
+// name files as users do.
+func TestMapFSGetsCleanPaths(t *testing.T) {
+	m := fstest.MapFS{"t/a.yaml": {Data: []byte("a")}}
+	for _, name := range []string{"t/a.yaml", "./t/a.yaml", "t//a.yaml", "t/x/../a.yaml"} {
+		if b, err := ReadFile(m, name); err != nil || string(b) != "a" {
+			t.Errorf("ReadFile(%q) = %q, %v", name, b, err)
+		}
+		if fi, err := Stat(m, name); err != nil || fi.Size() != 1 {
+			t.Errorf("Stat(%q): %v", name, err)
+		}
+	}
+	if es, err := ReadDir(m, "./t"); err != nil || len(es) != 1 {
+		t.Errorf("ReadDir(./t) = %v, %v", es, err)
+	}
+	if p, err := RealPath(m, "./t/../../x"); err != nil || p != "../x" {
+		t.Errorf("RealPath keeps the leading ..: got %q, %v", p, err)
+	}
+	if b, err := ReadLimited(m, 0)("./t/a.yaml"); err != nil || string(b) != "a" {
+		t.Errorf("ReadLimited(0) = %q, %v; want one byte past the limit", b, err)
+	}
+}
