@@ -133,20 +133,45 @@ func CheckDuplicateKeys(src *Source, n *yaml.Node) error {
 		if m.Kind != yaml.MappingNode {
 			return
 		}
-		seen := map[string]*yaml.Node{}
+		var seen map[string]*yaml.Node // for large mappings only
+		if len(m.Content) > 2*smallMapping {
+			seen = map[string]*yaml.Node{}
+		}
 		for i := 0; i+1 < len(m.Content); i += 2 {
 			k := m.Content[i]
-			if k.Kind == yaml.ScalarNode && k.Value == "<<" {
+			if mergeKey(k) {
 				continue
 			}
-			if prev, dup := seen[k.Value]; dup {
+			if prev := earlierKey(m, i, seen); prev != nil {
 				errs = append(errs, filepos.Errorf(filepos.Pos{File: src.Path, Line: k.Line, Col: k.Column},
 					"duplicate key %q (first at line %d)", k.Value, prev.Line))
 			}
-			seen[k.Value] = k
+			if seen != nil {
+				seen[k.Value] = k
+			}
 		}
 	})
 	return errs.Err()
+}
+
+// smallMapping: up to this many keys, a mapping's keys are compared with
+// each other rather than put in a map (most mappings of a manifest).
+const smallMapping = 16
+
+func mergeKey(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Value == "<<" }
+
+// earlierKey is the last key before the i-th entry of m with its text, or
+// nil; seen holds the keys before it when m is large.
+func earlierKey(m *yaml.Node, i int, seen map[string]*yaml.Node) *yaml.Node {
+	if seen != nil {
+		return seen[m.Content[i].Value]
+	}
+	for j := i - 2; j >= 0; j -= 2 {
+		if p := m.Content[j]; !mergeKey(p) && p.Value == m.Content[i].Value {
+			return p
+		}
+	}
+	return nil
 }
 
 // yamlError turns a go-yaml error into one that names the file.

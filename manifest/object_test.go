@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v4"
@@ -159,5 +161,26 @@ func TestRebuildMovesFactsToTheNewNodes(t *testing.T) {
 	}
 	if err := CheckPositions(&Set{Objects: []*Object{o}}, "lib"); err != nil {
 		t.Error(err)
+	}
+}
+
+// Small mappings are checked key by key, large ones through a map: both
+// name each repeat with the line of the last key before it.
+func TestDuplicateKeysSmallAndLarge(t *testing.T) {
+	for _, pad := range []int{0, 2 * smallMapping} {
+		var b strings.Builder
+		b.WriteString("a: 1\n<<: {}\na: 2\nb: 0\na: 3\n")
+		for i := range pad {
+			fmt.Fprintf(&b, "k%d: %d\n", i, i)
+		}
+		var doc yaml.Node
+		if err := yaml.Load([]byte(b.String()), &doc); err != nil {
+			t.Fatal(err)
+		}
+		err := CheckDuplicateKeys(NewSource("d.yaml", []byte(b.String())), doc.Content[0])
+		want := "d.yaml:3:1: duplicate key \"a\" (first at line 1)\nd.yaml:5:1: duplicate key \"a\" (first at line 3)"
+		if err == nil || err.Error() != want {
+			t.Errorf("%d more keys: got %v\nwant %s", pad, err, want)
+		}
 	}
 }

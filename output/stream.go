@@ -53,11 +53,8 @@ func (w Writer) WriteStream(e *render.Engine, out io.Writer) (*render.Result, er
 		if len(u.body) == 0 {
 			return nil
 		}
-		if !started { // room for units like the first, as far as memory is used
-			sp.buf.Grow(min(len(u.body)*len(e.Units), sp.limit))
-		}
 		if started {
-			if _, err := io.WriteString(sp, u.sep); err != nil {
+			if _, err := sp.Write([]byte(u.sep)); err != nil {
 				return err
 			}
 		}
@@ -72,34 +69,50 @@ func (w Writer) WriteStream(e *render.Engine, out io.Writer) (*render.Result, er
 }
 
 // spool keeps output in memory up to limit bytes, then in a temporary file.
+// In memory it holds the slices it is given, not a copy: a fleet's stream is
+// tens of megabytes, and one buffer holding it was allocated, cleared and
+// copied into at a cost near the emitter's.
 type spool struct {
-	fs    afero.Fs
-	limit int
-	buf   bytes.Buffer
-	file  afero.File
+	fs     afero.Fs
+	limit  int
+	chunks [][]byte
+	held   int // bytes in chunks
+	file   afero.File
 }
 
+// Write keeps p: the caller hands it over and does not change it again.
 func (s *spool) Write(p []byte) (int, error) {
-	if s.file == nil && s.buf.Len()+len(p) > s.limit {
+	if s.file == nil && s.held+len(p) > s.limit {
 		f, err := afero.TempFile(s.fs, "", "krender-*.yaml")
 		if err != nil {
 			return 0, err
 		}
 		s.file = f
-		if _, err := s.buf.WriteTo(f); err != nil {
+		if err := s.writeChunks(f); err != nil {
 			return 0, err
 		}
+		s.chunks, s.held = nil, 0
 	}
 	if s.file != nil {
 		return s.file.Write(p)
 	}
-	return s.buf.Write(p)
+	s.chunks = append(s.chunks, p)
+	s.held += len(p)
+	return len(p), nil
+}
+
+func (s *spool) writeChunks(w io.Writer) error {
+	for _, c := range s.chunks {
+		if _, err := w.Write(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *spool) CopyTo(w io.Writer) error {
 	if s.file == nil {
-		_, err := s.buf.WriteTo(w)
-		return err
+		return s.writeChunks(w)
 	}
 	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
 		return err

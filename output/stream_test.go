@@ -45,8 +45,8 @@ func TestSpoolSpillsPastItsLimit(t *testing.T) {
 			t.Fatalf("after %d bytes: spilled %v, want %v", want.Len(), sp.file != nil, spilled)
 		}
 	}
-	if sp.buf.Len() != 0 {
-		t.Fatalf("%d bytes still held in memory after the spill", sp.buf.Len())
+	if sp.held != 0 || len(sp.chunks) != 0 {
+		t.Fatalf("%d bytes still held in memory after the spill", sp.held)
 	}
 	if n := len(temporaries(t, mem)); n != 1 {
 		t.Fatalf("%d spool files, want 1", n)

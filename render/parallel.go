@@ -138,7 +138,7 @@ func (e *Engine) templateText() int {
 }
 
 // MemoryLimit is a soft limit that leaves the collector little to do (the CLI
-// collects at eleven times the live heap) without letting a large fleet grow
+// collects at three times the live heap) without letting a large fleet grow
 // without bound. The live heap is the parsed templates, the held-back output
 // and the units in flight: window() of them at once, two per worker, each
 // about 40 times its templates' text as nodes and encoded output (measured on

@@ -13,6 +13,9 @@ import (
 var (
 	plainTag    = memo[string]{f: manifest.PlainTag}
 	plainString = memo[bool]{f: readAsString}
+	// assignedIn is assignedNames, asked of the same scripts in every tenant;
+	// its maps are only read.
+	assignedIn = memo[map[string]bool]{f: assignedNames}
 )
 
 // memoLimit bounds a memo, so that a long-lived process (or a fleet with

@@ -53,7 +53,8 @@ func (p path) String() string {
 
 // walkPaths visits every scalar below n with its path; a key has the path
 // of its value. Aliases are not followed: an aliased scalar is visited
-// where its anchor is.
+// where its anchor is. p's backing array is reused from one scalar to the
+// next, so that a walk allocates no path per node: f must not keep p.
 func walkPaths(n *yaml.Node, p path, f func(s *yaml.Node, key bool, p path)) {
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -61,7 +62,7 @@ func walkPaths(n *yaml.Node, p path, f func(s *yaml.Node, key bool, p path)) {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			kp := append(p[:len(p):len(p)], k.Value)
+			kp := append(p, k.Value)
 			if k.Kind == yaml.ScalarNode {
 				f(k, true, kp)
 			}
@@ -69,13 +70,28 @@ func walkPaths(n *yaml.Node, p path, f func(s *yaml.Node, key bool, p path)) {
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			walkPaths(c, append(p[:len(p):len(p)], "["+strconv.Itoa(i)+"]"), f)
+			walkPaths(c, append(p, indexKey(i)), f)
 		}
 	case yaml.DocumentNode:
 		for _, c := range n.Content {
 			walkPaths(c, p, f)
 		}
 	}
+}
+
+// indexKeys are the path elements of the first list items, made once.
+var indexKeys = func() (keys [64]string) {
+	for i := range keys {
+		keys[i] = "[" + strconv.Itoa(i) + "]"
+	}
+	return keys
+}()
+
+func indexKey(i int) string {
+	if i < len(indexKeys) {
+		return indexKeys[i]
+	}
+	return "[" + strconv.Itoa(i) + "]"
 }
 
 // objectReader is who reads the strings of one object that no runtime place

@@ -139,7 +139,7 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 	}
 	var occ []manifest.Ref
 	prepared := false
-	walkPaths(o.Node, nil, func(n *yaml.Node, key bool, p path) {
+	walkPaths(o.Node, make(path, 0, 16), func(n *yaml.Node, key bool, p path) {
 		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
 			return
 		}
@@ -189,7 +189,7 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 	}
 	var assigned map[string]bool
 	if reader == Program || reader == Unknown {
-		assigned = assignedNames(n.Value)
+		assigned = assignedIn.get(n.Value)
 		if env.evidence == nil {
 			env.evidence = collectEvidence(env.o.Node)
 		}

@@ -184,6 +184,9 @@ func (m *marker) markShapes(n *yaml.Node, root bool) {
 	if isConfigObject(n, root) {
 		m.markConfigData(n)
 	}
+	if !hasShapeKey(n) { // most mappings: one pass over their keys
+		return
+	}
 	if img := manifest.Value(n, "image"); img != nil && img.Kind == yaml.ScalarNode {
 		markCommand(m, n)
 	}
@@ -203,6 +206,16 @@ func (m *marker) markShapes(n *yaml.Node, root bool) {
 			m.mark(v, ExecCommand)
 		}
 	}
+}
+
+// hasShapeKey reports whether the mapping n has a key markShapes looks up.
+func hasShapeKey(n *yaml.Node) bool {
+	for i := 0; i < len(n.Content); i += 2 {
+		if k := n.Content[i].Value; k == "image" || k == "exec" || slices.Contains(ContainerLists, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // markConfigData marks every value of a ConfigMap's or Secret's data.

@@ -84,6 +84,7 @@ type Expr struct {
 	node  *yqlib.ExpressionNode
 	plan  *plan     // what it reads, when that is known; nil: anything
 	trees sync.Pool // copies of node, one per evaluation under way
+	memo  outcomes  // a planned expression's outcomes by view
 }
 
 // borrow returns a copy of the parsed expression for one evaluation. Some
@@ -168,7 +169,7 @@ type outcome struct {
 func (e *Expr) run(root *yaml.Node) (outcome, error) {
 	if e.plan != nil {
 		if view, copies := e.plan.view(root); view != nil {
-			return e.runView(view, copies)
+			return e.runViewMemo(view, copies)
 		}
 	}
 	t := e.borrow()

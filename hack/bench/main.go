@@ -666,7 +666,7 @@ func sameFile(a, b string) (bool, error) {
 
 // krenderGC is what krender sets for itself (internal/cli tuneGC), given to
 // the floor and the profiled render so that they compare work, not GC tuning.
-var krenderGC = []string{"GOGC=1000", "GOMEMLIMIT=150MiB"}
+var krenderGC = []string{"GOGC=200", "GOMEMLIMIT=150MiB"}
 
 // libraryMarshal is manifest.Marshal with go-yaml's Dumper for every object
 // (not krender's yamlemit): the floor is what the YAML library alone costs.
