@@ -59,6 +59,7 @@ type Stage struct {
 	places  []workload.Place // the profile's runtime fields
 	ruleOff bool             // the profile's check.disable names UnresolvedRule
 	crds    crdIndex
+	plans   plans // by template, made on first use
 }
 
 // New builds the stage for a profile; check is set for `krender check`.
@@ -130,26 +131,10 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 	if err != nil {
 		return nil, err
 	}
-	env := &scalarEnv{o: o, vars: vars, missing: missing, off: off}
-	if v, _, ok := o.Directive(RuntimeVarsDirective); ok {
-		env.kept = map[string]bool{}
-		for _, n := range strings.Split(v, ",") {
-			env.kept[strings.TrimSpace(n)] = true
-		}
+	occ, planned := st.fromPlan(o, vars, missing, off)
+	if !planned {
+		occ = st.walk(newEnv(o, vars, missing, off))
 	}
-	var occ []manifest.Ref
-	prepared := false
-	walkPaths(o.Node, make(path, 0, 16), func(n *yaml.Node, key bool, p path) {
-		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
-			return
-		}
-		if !prepared {
-			env.shell = workload.ShellScalars(o, st.places...)
-			env.reader = newObjectReader(o, st.crds, st.Strict)
-			prepared = true
-		}
-		occ = append(occ, st.scalar(env, n, key, p)...)
-	})
 	var names []string // for did-you-mean: built only when a name is undefined
 	for _, r := range occ {
 		if !r.Defined && r.Kept == "" {
@@ -159,6 +144,60 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 	}
 	judge(o, occ, names, st.silenced(o))
 	return occ, nil
+}
+
+// fromPlan substitutes o through its template's plan, made on first use;
+// false when o has none (a template whose references may depend on the
+// unit's values, or an object that is no fresh copy of its template).
+func (st *Stage) fromPlan(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) ([]manifest.Ref, bool) {
+	key := keyOf(o)
+	v, ok := st.plans.m.Load(key)
+	if !ok {
+		v, _ = st.plans.m.LoadOrStore(key, st.makePlan(o, newEnv(o, vars, missing, off)))
+	}
+	p := v.(*plan)
+	if p == nil || p.off != off {
+		return nil, false
+	}
+	nodes, ok := p.find(o)
+	if !ok {
+		return nil, false
+	}
+	return p.replay(o, nodes, vars, missing), true
+}
+
+func newEnv(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) *scalarEnv {
+	env := &scalarEnv{o: o, vars: vars, missing: missing, off: off}
+	if v, _, ok := o.Directive(RuntimeVarsDirective); ok {
+		env.kept = map[string]bool{}
+		for _, n := range strings.Split(v, ",") {
+			env.kept[strings.TrimSpace(n)] = true
+		}
+	}
+	return env
+}
+
+// walk substitutes every scalar of env's object in turn.
+func (st *Stage) walk(env *scalarEnv) []manifest.Ref {
+	var occ []manifest.Ref
+	prepared := false
+	walkPaths(env.o.Node, make(path, 0, 16), func(n *yaml.Node, key bool, p path) {
+		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
+			return
+		}
+		if !prepared {
+			env.prepare(st)
+			prepared = true
+		}
+		occ = append(occ, st.scalar(env, n, key, p)...)
+	})
+	return occ
+}
+
+// prepare works out who reads env's object's strings.
+func (env *scalarEnv) prepare(st *Stage) {
+	env.shell = workload.ShellScalars(env.o, st.places...)
+	env.reader = newObjectReader(env.o, st.crds, st.Strict)
 }
 
 // defined lists the names a reference may have misspelt.
@@ -182,10 +221,31 @@ func missingMessage(name string, decl filepos.Pos) string {
 
 // scalar substitutes one scalar and returns its references.
 func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manifest.Ref {
+	s, found := st.analyse(env, n, key, p)
+	if !found {
+		return nil
+	}
+	out := s.base
+	replace := make([]bool, len(s.refs))
+	values := make([]string, len(s.refs))
+	for i, r := range s.refs {
+		out[i].Node = n
+		values[i], replace[i] = env.decide(&out[i], r)
+	}
+	if env.off != "" {
+		return out
+	}
+	replaceRefs(n, s.refs, values, replace, key)
+	return out
+}
+
+// analyse finds n's references and all about them that does not depend on
+// the unit's values; false when n holds none.
+func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planned, bool) {
 	reader, runtime := env.readerOf(n, key, p)
 	refs := scanRefs(reader, n.Value)
 	if len(refs) == 0 {
-		return nil
+		return planned{}, false
 	}
 	var assigned map[string]bool
 	if reader == Program || reader == Unknown {
@@ -200,25 +260,19 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 	}
 	pos := env.o.SourceOf(n).TextPositions(n, texts)
 	out := make([]manifest.Ref, len(refs))
-	replace := make([]bool, len(refs))
-	values := make([]string, len(refs))
+	field := p.String()
 	for i, r := range refs {
 		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Reader: reader, Runtime: runtime,
-			Field: p.String(), Op: r.Op, Word: r.Word, Node: n}
+			Field: field, Op: r.Op, Word: r.Word}
 		if reader == Program || reader == Unknown {
 			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
 			if ref.Evidence != "" && reader == Unknown {
 				ref.Reader, ref.Runtime = Program, ref.Evidence
 			}
 		}
-		values[i], replace[i] = env.decide(&ref, r)
 		out[i] = ref
 	}
-	if env.off != "" {
-		return out
-	}
-	replaceRefs(n, refs, values, replace, key)
-	return out
+	return planned{value: n.Value, key: key, refs: refs, base: out}, true
 }
 
 // readerOf is who reads n: the program running a shell script, or the
