@@ -106,7 +106,7 @@ func (st *Stage) makePlan(o *manifest.Object, env *scalarEnv) *plan {
 		if !ok || strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
 			return
 		}
-		if key || len(pa) > 0 && pa[len(pa)-1] == "name" {
+		if key || entryName(pa) {
 			ok = false
 			return
 		}
@@ -127,6 +127,12 @@ func (st *Stage) makePlan(o *manifest.Object, env *scalarEnv) *plan {
 		p.scalars[i].at = at[nodes[i]]
 	}
 	return p
+}
+
+// entryName: p is a list entry's name, which evidence reads.
+func entryName(p path) bool {
+	n := len(p)
+	return n >= 2 && p[n-1] == "name" && strings.HasPrefix(p[n-2], "[")
 }
 
 // indexPaths is, for each of nodes, its child indices from root.
