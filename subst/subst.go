@@ -150,6 +150,9 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 // false when o has none (a template whose references may depend on the
 // unit's values, or an object that is no fresh copy of its template).
 func (st *Stage) fromPlan(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) ([]manifest.Ref, bool) {
+	if o.Node == nil || o.Node.Line == 0 { // made, not parsed: no template to share a plan with
+		return nil, false
+	}
 	key := keyOf(o)
 	v, ok := st.plans.m.Load(key)
 	if !ok {
