@@ -7,16 +7,23 @@ import (
 	"github.com/krender/krender/manifest"
 )
 
-// Substitution asks both of every value it writes; they depend on the value
-// alone, and a fleet substitutes the same few values into thousands of
-// scalars, so each is worked out once.
-var (
-	plainTag    = memo[string]{f: manifest.PlainTag}
-	plainString = memo[bool]{f: readAsString}
-	// assignedIn is assignedNames, asked of the same scripts in every tenant;
-	// its maps are only read.
-	assignedIn = memo[map[string]bool]{f: assignedNames}
-)
+// memos are what substitution asks of every value it writes (its tag, and
+// whether it reads as a string), and of every script (the names it
+// assigns): pure functions of a string, and a fleet asks them of the same
+// few strings thousands of times, so each is worked out once per run.
+type memos struct {
+	plainTag    memo[string]
+	plainString memo[bool]
+	assignedIn  memo[map[string]bool] // its maps are only read
+}
+
+func newMemos() *memos {
+	return &memos{
+		plainTag:    memo[string]{f: manifest.PlainTag},
+		plainString: memo[bool]{f: readAsString},
+		assignedIn:  memo[map[string]bool]{f: assignedNames},
+	}
+}
 
 // memoLimit bounds a memo, so that a long-lived process (or a fleet with
 // unique values everywhere) does not grow it without end.

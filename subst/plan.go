@@ -70,7 +70,7 @@ func (p *plan) find(o *manifest.Object) ([]*yaml.Node, bool) {
 }
 
 // replay substitutes o, a fresh copy of p's template, with the unit's values.
-func (p *plan) replay(o *manifest.Object, nodes []*yaml.Node, vars map[string]string, missing map[string]filepos.Pos) []manifest.Ref {
+func (p *plan) replay(m *memos, o *manifest.Object, nodes []*yaml.Node, vars map[string]string, missing map[string]filepos.Pos) []manifest.Ref {
 	env := &scalarEnv{o: o, vars: vars, missing: missing, off: p.off, kept: p.kept}
 	total := 0
 	for _, s := range p.scalars {
@@ -88,7 +88,7 @@ func (p *plan) replay(o *manifest.Object, nodes []*yaml.Node, vars map[string]st
 			occ = append(occ, ref)
 		}
 		if p.off == "" {
-			replaceRefs(n, s.refs, values, replace, s.key)
+			m.replaceRefs(n, s.refs, values, replace, s.key)
 		}
 	}
 	return occ

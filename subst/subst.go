@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agnivade/levenshtein"
 	"go.yaml.in/yaml/v4"
@@ -60,6 +61,14 @@ type Stage struct {
 	ruleOff bool             // the profile's check.disable names UnresolvedRule
 	crds    crdIndex
 	plans   plans // by template, made on first use
+	memos   *memos
+	once    sync.Once // makes memos for a Stage built without New
+}
+
+// memo is the stage's memos, made on first use.
+func (st *Stage) memo() *memos {
+	st.once.Do(func() { st.memos = newMemos() })
+	return st.memos
 }
 
 // New builds the stage for a profile; check is set for `krender check`.
@@ -166,7 +175,7 @@ func (st *Stage) fromPlan(o *manifest.Object, vars map[string]string, missing ma
 	if !ok {
 		return nil, false
 	}
-	return p.replay(o, nodes, vars, missing), true
+	return p.replay(st.memo(), o, nodes, vars, missing), true
 }
 
 func newEnv(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) *scalarEnv {
@@ -238,7 +247,7 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 	if env.off != "" {
 		return out
 	}
-	replaceRefs(n, s.refs, values, replace, key)
+	st.memo().replaceRefs(n, s.refs, values, replace, key)
 	return out
 }
 
@@ -252,7 +261,7 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 	}
 	var assigned map[string]bool
 	if reader == Program || reader == Unknown {
-		assigned = assignedIn.get(n.Value)
+		assigned = st.memo().assignedIn.get(n.Value)
 		if env.evidence == nil {
 			env.evidence = collectEvidence(env.o.Node)
 		}
@@ -327,7 +336,7 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 }
 
 // replaceRefs writes the substituted value into n when it changed.
-func replaceRefs(n *yaml.Node, refs []shellformat.Ref, values []string, replace []bool, key bool) {
+func (m *memos) replaceRefs(n *yaml.Node, refs []shellformat.Ref, values []string, replace []bool, key bool) {
 	k := 0
 	value := shellformat.Replace(n.Value, refs, func(shellformat.Ref) (string, bool) {
 		i := k
@@ -336,7 +345,7 @@ func replaceRefs(n *yaml.Node, refs []shellformat.Ref, values []string, replace 
 	})
 	if value != n.Value {
 		whole := len(refs) == 1 && refs[0].Start == 0 && refs[0].End == len(n.Value)
-		setScalar(n, value, whole, key)
+		m.setScalar(n, value, whole, key)
 	}
 }
 
@@ -395,14 +404,14 @@ func (st *Stage) silenced(o *manifest.Object) string {
 // reference takes the type its value has (`replicas: ${N}` is a number);
 // anything else is a string, quoted where Kubernetes' YAML 1.1 reader would
 // otherwise see another type (`yes`, `on`, `1e3`, `0x10`...).
-func setScalar(n *yaml.Node, v string, whole, key bool) {
+func (m *memos) setScalar(n *yaml.Node, v string, whole, key bool) {
 	n.Value = v
 	if whole && !key && n.Style == 0 {
-		n.Tag = plainTag.get(v)
+		n.Tag = m.plainTag.get(v)
 		return
 	}
 	n.Tag = "!!str"
-	if n.Style == 0 && !plainString.get(v) {
+	if n.Style == 0 && !m.plainString.get(v) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 }
