@@ -101,7 +101,14 @@ func TestCommittedReportKeepsItsNotes(t *testing.T) {
 	r := row{tenants: 10, objects: 600}
 	generated := machine{}.markdown(config{runs: 5, apps: 20, sample: 10}, []row{r}) + profileMarkdown(10, nil)
 	got, titles := withHandWritten(generated, string(old))
+	ours := map[string]bool{}
+	for _, s := range sections(generated) {
+		ours[s.key] = true
+	}
 	for _, s := range sections(string(old)) {
+		if ours[s.key] { // the run's own before-and-after table, which a new run replaces
+			continue
+		}
 		if strings.HasPrefix(s.title, "Before and after") && !strings.Contains(got, strings.TrimRight(s.text, "\n")) {
 			t.Errorf("section %q lost", s.title)
 		}
