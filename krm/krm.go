@@ -7,6 +7,7 @@ package krm
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,13 +18,13 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/loader"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
+	"github.com/krender/krender/render"
 )
 
 // The functionConfig krender takes, and the ResourceList versions it reads.
@@ -49,7 +50,29 @@ type Config struct {
 	Tenant string `yaml:"tenant"`
 	// Set is --set NAME=VALUE.
 	Set map[string]string `yaml:"set"`
+	// Check (default true) adds krender check's findings to the results;
+	// false renders only, as krender render does.
+	Check *bool `yaml:"check"`
 }
+
+// Finding is one of krender check's findings, as the results report it.
+type Finding struct {
+	Rule     string
+	Severity filepos.Severity
+	Pos      filepos.Pos
+	Object   string // Kind/name as written
+	Msg, Fix string
+}
+
+// Linter builds krender check's linter for a loaded profile: the stage the
+// engine runs last, and what it found once the render is done. krender
+// has none (its linter links the API server's code); krender-check does.
+type Linter func(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []Finding, error)
+
+// ErrNeedsLinter is Run's answer, before it renders anything, to a
+// functionConfig that asks for check's findings when it has no Linter:
+// the caller runs krender-check instead.
+var ErrNeedsLinter = errors.New("krender fn: functionConfig asks for check's findings, which krender-check gives")
 
 // Result is one entry of ResourceList.results, as the functions spec and
 // kyaml's framework.Result write it.
@@ -86,7 +109,11 @@ type File struct {
 // other), must lie within root as the files it names must; nil root: the
 // default root of fsys (the git work tree holding the directory the
 // function runs in).
-func Run(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
+//
+// lint adds check's findings to the results, unless functionConfig says
+// spec.check: false; without one, Run returns ErrNeedsLinter for a
+// functionConfig that asks for them.
+func Run(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root, lint Linter) ([]filepos.Note, error) {
 	text, err := io.ReadAll(in)
 	if err != nil {
 		return nil, err
@@ -97,7 +124,7 @@ func Run(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root 
 		return nil, err
 	}
 	loc := newLocator(src, fsys, list)
-	notes, err := run(src, list, loc, out, fsys, secrets, root)
+	notes, err := run(src, list, loc, out, fsys, secrets, root, lint)
 	return loc.notes(notes), loc.errors(err)
 }
 
@@ -118,10 +145,15 @@ func options(cfg Config, items []*manifest.Object, secrets []action.Secret, root
 	return opts
 }
 
-func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
+func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root, lint Linter) ([]filepos.Note, error) {
 	fc, cfg, err := readConfig(src, list)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Check != nil && !*cfg.Check {
+		lint = nil
+	} else if lint == nil {
+		return nil, ErrNeedsLinter
 	}
 	items, err := readItems(src, list)
 	if err != nil {
@@ -139,11 +171,11 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	if err != nil {
 		return nil, err
 	}
-	linter, err := check.New(in.Profile, check.Config{FS: fsys, Root: root})
+	stage, found, err := linterFor(lint, in, fsys, root)
 	if err != nil {
 		return nil, err
 	}
-	e, err := in.Engine(linter)
+	e, err := in.Engine(stage)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +191,7 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	if err != nil {
 		return nil, err
 	}
-	results, err := findings(loc, set, linter.Findings(), redact.NewText(action.SecretValues(secrets)))
+	results, err := findings(loc, set, found(), redact.NewText(action.SecretValues(secrets)))
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +201,14 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	}
 	_, err = b.WriteTo(out)
 	return res.Notes, err
+}
+
+// linterFor is lint's stage and findings, or none: spec.check: false.
+func linterFor(lint Linter, in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []Finding, error) {
+	if lint == nil {
+		return nil, func() []Finding { return nil }, nil
+	}
+	return lint(in, fsys, root)
 }
 
 func readList(src *manifest.Source) (*yaml.Node, error) {
@@ -194,7 +234,7 @@ func readList(src *manifest.Source) (*yaml.Node, error) {
 }
 
 // configKeys are functionConfig spec's keys, as Config's yaml tags say.
-var configKeys = []string{"profile", "tenant", "set"}
+var configKeys = []string{"profile", "tenant", "set", "check"}
 
 // readConfig reads functionConfig. Its messages follow the locator's
 // "functionConfig spec.tennant: " (the field they are about).
@@ -246,6 +286,12 @@ func readSpec(at func(*yaml.Node) filepos.Pos, spec *yaml.Node, cfg *Config) fil
 			cfg.Profile = str(k, v)
 		case "tenant":
 			cfg.Tenant = str(k, v)
+		case "check":
+			b, ok := map[string]bool{"true": true, "false": false}[v.Value]
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || !ok {
+				errs = append(errs, filepos.Errorf(at(v), "want true or false"))
+			}
+			cfg.Check = &b
 		case "set":
 			if v.Tag == "!!null" {
 				continue

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/internal/linter"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loader"
 	"github.com/krender/krender/manifest"
@@ -71,7 +72,7 @@ func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) 
 	t.Helper()
 	var out bytes.Buffer
 	// The notes (stderr's messages) are TestLocate's subject, not these tests'.
-	_, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil)
+	_, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil, linter.InProcess{}.KRM())
 	if err != nil {
 		if out.Len() > 0 {
 			t.Fatalf("wrote output on error: %s", out.String())
@@ -274,11 +275,37 @@ func TestTenants(t *testing.T) {
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
 	var out bytes.Buffer
-	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil); err != nil {
+	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil, linter.InProcess{}.KRM()); err != nil {
 		t.Fatal(err)
 	}
 	i := strings.Index(out.String(), "results:")
 	if i < 0 || strings.Contains(out.String()[i:], "tok-0123456789") || !strings.Contains(out.String()[i:], "<redacted>") {
 		t.Fatalf("results:\n%s", out.String()[max(i, 0):])
+	}
+}
+
+// TestCheckFalse: spec.check: false renders without the linter (no
+// results), even with none to hand; with check on and no linter, Run says
+// so before it renders anything; check takes a boolean only.
+func TestCheckFalse(t *testing.T) {
+	off := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: false", 1)
+	var out bytes.Buffer
+	if _, err := krm.Run(strings.NewReader(off), &out, smallFS(), nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var list map[string]any
+	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
+		t.Fatal(err)
+	}
+	if items, _ := list["items"].([]any); len(items) == 0 || list["results"] != nil {
+		t.Errorf("check: false: %d items, results %v; want the items and no results", len(items), list["results"])
+	}
+	out.Reset()
+	if _, err := krm.Run(strings.NewReader(small), &out, smallFS(), nil, nil, nil); !errors.Is(err, krm.ErrNeedsLinter) || out.Len() > 0 {
+		t.Errorf("check on, no linter: %v, %d bytes out; want ErrNeedsLinter and nothing", err, out.Len())
+	}
+	bad := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: \"false\"", 1)
+	if _, _, err := runFn(t, smallFS(), bad); err == nil || !strings.Contains(err.Error(), "functionConfig spec.check: want true or false") {
+		t.Errorf("check: \"false\": %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/internal/linter"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/userfs"
@@ -105,7 +106,7 @@ func TestErrorsNameTheFile(t *testing.T) {
 	// functionConfig's own file, its YAML key and a did-you-mean.
 	in := strings.Replace(locatedList("{}", "{}", `{config.kubernetes.io/origin: "path: app/fn.yaml\n"}`), "    profile: p.yaml\n", "    profile: p.yaml\n    tennant: a\n", 1)
 	_, _, err := runFn(t, fsys, in)
-	if want := "app/fn.yaml:8:3: functionConfig spec.tennant: unknown key (did you mean tenant?); spec takes profile, tenant, set"; err == nil || err.Error() != want {
+	if want := "app/fn.yaml:8:3: functionConfig spec.tennant: unknown key (did you mean tenant?); spec takes profile, tenant, set, check"; err == nil || err.Error() != want {
 		t.Errorf("functionConfig typo: %v\nwant %s", err, want)
 	}
 	_, _, err = runFn(t, fsys, strings.Replace(locatedList("{}", "{}", "{}"), "    profile: p.yaml\n", "    profile: [p.yaml]\n    set: {A: {b: c}}\n", 1))
@@ -120,7 +121,7 @@ func TestNotesNameTheFile(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
 	in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: app/pod.yaml}", "{}"), "      - name: FLAGS\n        value: --greeting=${GREETING} --level=${LEVEL}\n", "      - {name: A, valueFrom: {secretKeyRef: {name: missing, key: k}}}\n", 1)
 	var out strings.Builder
-	notes, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil)
+	notes, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil, linter.InProcess{}.KRM())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +157,7 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out strings.Builder
-		_, err = krm.Run(strings.NewReader(in), &out, userfs.OS, nil, none)
+		_, err = krm.Run(strings.NewReader(in), &out, userfs.OS, nil, none, linter.InProcess{}.KRM())
 		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %s", err, want)
 		}

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/krm"
 	"github.com/krender/krender/render"
 )
 
@@ -32,9 +35,6 @@ to standard output.`,
   krender fn --set-env IMAGE_TAG < resource-list.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			if h.linter == nil {
-				return h.delegate()
-			}
 			root, err := rf.resolve(h.fsys)
 			if err != nil {
 				return err
@@ -43,8 +43,22 @@ to standard output.`,
 			if err := h.secrets(&o, &sf); err != nil {
 				return err
 			}
+			var lint krm.Linter
+			if h.linter != nil {
+				lint = h.linter.KRM()
+			}
+			// Without a linter the list is read here first: a functionConfig
+			// that asks for check's findings then goes to krender-check whole.
+			list, err := io.ReadAll(h.stdin)
+			if err != nil {
+				return err
+			}
 			var out bytes.Buffer
-			notes, err := h.linter.Fn(h.stdin, &out, h.fsys, o.Secrets, root)
+			notes, err := krm.Run(bytes.NewReader(list), &out, h.fsys, o.Secrets, root, lint)
+			if errors.Is(err, krm.ErrNeedsLinter) {
+				h.stdin = bytes.NewReader(list)
+				return h.delegate()
+			}
 			if err != nil {
 				return err
 			}

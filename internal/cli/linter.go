@@ -10,8 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/loadroot"
+	"github.com/krender/krender/krm"
 )
 
 // Linter runs the commands whose reports come from check's linter: check,
@@ -27,8 +26,8 @@ type Linter interface {
 	// Check renders in memory with the linter as the last stage, writes
 	// the findings to w in format, and says whether any is an error.
 	Check(w io.Writer, format string, fsys fs.FS, o action.Options, verbose bool) (errors bool, err error)
-	// Fn is krender fn: a ResourceList from in to out, notes returned.
-	Fn(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error)
+	// KRM is the linter krender fn adds to its render for the results.
+	KRM() krm.Linter
 }
 
 // CheckBinary is the program krender runs for check and fn.

@@ -89,7 +89,7 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 }
 
 // TestCheckWithoutKrenderCheck: a krender alone says what to install, and
-// exits 2; render still works.
+// exits 2; render, and fn with spec.check: false, still work.
 func TestCheckWithoutKrenderCheck(t *testing.T) {
 	bin := testtool.Krender(t)
 	alone := filepath.Join(t.TempDir(), "krender")
@@ -101,16 +101,23 @@ func TestCheckWithoutKrenderCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	root, _ := filepath.Abs("../..")
+	list := func(check string) string {
+		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    env: ${ENV}\n" +
+			"functionConfig:\n  apiVersion: krender.io/v1alpha1\n  kind: Render\n  spec:\n    profile: profiles/dev.yaml\n    tenant: tenant-a\n" + check
+	}
 	for _, c := range []struct {
-		args []string
-		code int
+		args  []string
+		stdin string
+		code  int
 	}{
-		{[]string{"check", "-p", "profiles/dev.yaml", "templates"}, exitError},
-		{[]string{"fn"}, exitError},
-		{[]string{"render", "-p", "profiles/dev.yaml", "templates"}, exitOK},
+		{[]string{"check", "-p", "profiles/dev.yaml", "templates"}, "", exitError},
+		{[]string{"fn"}, list(""), exitError}, // results carry check's findings
+		{[]string{"fn"}, list("    check: false\n"), exitOK},
+		{[]string{"render", "-p", "profiles/dev.yaml", "templates"}, "", exitOK},
 	} {
 		cmd := exec.Command(alone, c.args...)
 		cmd.Dir, cmd.Env = root, []string{"PATH=" + t.TempDir()}
+		cmd.Stdin = strings.NewReader(c.stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		code := exitCode(t, cmd.Run())
@@ -119,6 +126,9 @@ func TestCheckWithoutKrenderCheck(t *testing.T) {
 		}
 		if c.code == exitError && (out.Len() > 0 || !strings.Contains(errb.String(), "go install github.com/krender/krender/cmd/krender-check@")) {
 			t.Errorf("krender %v alone: stdout %q, stderr %q: want nothing on stdout and how to install krender-check", c.args, out.String(), errb.String())
+		}
+		if c.code == exitOK && !strings.Contains(out.String(), "env: dev") {
+			t.Errorf("krender %v alone: stdout %q: want the rendered objects", c.args, out.String())
 		}
 	}
 }

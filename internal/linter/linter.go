@@ -1,5 +1,5 @@
-// Package linter runs check and fn in this process, for krender-check and
-// for the command line's tests. krender does not link it: the linter's
+// Package linter runs check, and fn's findings, in this process, for
+// krender-check and for the command line's tests. krender does not link it: the linter's
 // custom-resource validation brings the API server's code (see
 // cli.Linter).
 package linter
@@ -10,9 +10,9 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
-	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loadroot"
+	"github.com/krender/krender/render"
 )
 
 // InProcess is a cli.Linter that lints here.
@@ -28,6 +28,19 @@ func (InProcess) Check(w io.Writer, format string, fsys fs.FS, o action.Options,
 	return check.HasErrors(fs), check.Write(w, format, fs)
 }
 
-func (InProcess) Fn(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root) ([]filepos.Note, error) {
-	return krm.Run(in, out, fsys, secrets, root)
+// KRM is check's linter for krender fn's results.
+func (InProcess) KRM() krm.Linter { return krmLinter }
+
+func krmLinter(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []krm.Finding, error) {
+	l, err := check.New(in.Profile, check.Config{FS: fsys, Root: root})
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, func() []krm.Finding {
+		var out []krm.Finding
+		for _, f := range l.Findings() {
+			out = append(out, krm.Finding{Rule: f.Rule, Severity: f.Severity, Pos: f.Pos, Object: f.Object, Msg: f.Msg, Fix: f.Fix})
+		}
+		return out
+	}, nil
 }
