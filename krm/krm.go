@@ -179,12 +179,8 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	if err != nil {
 		return nil, err
 	}
-	if len(e.Units) != 1 {
-		var tenants []string
-		for _, u := range e.Units {
-			tenants = append(tenants, u.Tenant)
-		}
-		return nil, fmt.Errorf("functionConfig: profile %s has tenants (%s): name one in spec.tenant", cfg.Profile, strings.Join(tenants, ", "))
+	if err := oneUnit(e, cfg.Profile); err != nil {
+		return nil, err
 	}
 	var set *manifest.Set
 	res, err := e.Each(func(s *manifest.Set) error { set = s; return nil })
@@ -201,6 +197,19 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	}
 	_, err = b.WriteTo(out)
 	return res.Notes, err
+}
+
+// oneUnit refuses a profile with tenants when functionConfig names none:
+// a function returns one set of objects, and two tenants' would collide.
+func oneUnit(e *render.Engine, profile string) error {
+	if len(e.Units) == 1 {
+		return nil
+	}
+	var tenants []string
+	for _, u := range e.Units {
+		tenants = append(tenants, u.Tenant)
+	}
+	return fmt.Errorf("functionConfig: profile %s has tenants (%s): name one in spec.tenant", profile, strings.Join(tenants, ", "))
 }
 
 // linterFor is lint's stage and findings, or none: spec.check: false.
