@@ -24,16 +24,7 @@ import (
 )
 
 // Finding is one problem, in the template's coordinates.
-type Finding struct {
-	Rule     string
-	Severity filepos.Severity
-	Pos      filepos.Pos
-	Object   string   // Kind/name as written (a zone copy's name before the split), for the reader
-	Zones    []string // the zone copies it was found in
-	Tenants  []string
-	Msg      string // ends with the zones and tenants it applies to, if any
-	Fix      string
-}
+type Finding = rule.Finding
 
 // Linter is the last pipeline stage of `krender check`: it looks at each
 // set after every other stage and before directives are stripped, so that

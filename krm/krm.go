@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/loader"
@@ -55,19 +56,10 @@ type Config struct {
 	Check *bool `yaml:"check"`
 }
 
-// Finding is one of krender check's findings, as the results report it.
-type Finding struct {
-	Rule     string
-	Severity filepos.Severity
-	Pos      filepos.Pos
-	Object   string // Kind/name as written
-	Msg, Fix string
-}
-
 // Linter builds krender check's linter for a loaded profile: the stage the
 // engine runs last, and what it found once the render is done. krender
 // has none (its linter links the API server's code); krender-check does.
-type Linter func(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []Finding, error)
+type Linter func(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error)
 
 // ErrNeedsLinter is Run's answer, before it renders anything, to a
 // functionConfig that asks for check's findings when it has no Linter:
@@ -213,9 +205,9 @@ func oneUnit(e *render.Engine, profile string) error {
 }
 
 // linterFor is lint's stage and findings, or none: spec.check: false.
-func linterFor(lint Linter, in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []Finding, error) {
+func linterFor(lint Linter, in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error) {
 	if lint == nil {
-		return nil, func() []Finding { return nil }, nil
+		return nil, func() []rule.Finding { return nil }, nil
 	}
 	return lint(in, fsys, root)
 }

@@ -3,6 +3,7 @@ package krm
 import (
 	"strings"
 
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/redact"
@@ -14,7 +15,7 @@ import (
 const unresolvedRule = "unresolved-var"
 
 // findings turns check findings into results, masking secret values.
-func findings(loc *locator, set *manifest.Set, fs []Finding, mask *redact.Text) ([]Result, error) {
+func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.Text) ([]Result, error) {
 	var errs filepos.List
 	byRef := map[string]*manifest.Object{}
 	for _, o := range set.Objects {

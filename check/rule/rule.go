@@ -94,6 +94,20 @@ var table = []Rule{
 		Fix:     "move the value into a Secret's data and reference it (secretKeyRef, a volume)"},
 }
 
+// Finding is one problem a rule found, in the template's coordinates. It
+// lives here, beside the table, so that krender fn's results (package krm)
+// read check's findings without linking the linter.
+type Finding struct {
+	Rule     string
+	Severity filepos.Severity
+	Pos      filepos.Pos
+	Object   string   // Kind/name as written (a zone copy's name before the split), for the reader
+	Zones    []string // the zone copies it was found in
+	Tenants  []string
+	Msg      string // ends with the zones and tenants it applies to, if any
+	Fix      string
+}
+
 // All is the table, in order: the checks, then the stages' notes.
 func All() []Rule { return slices.Clone(table) }
 

@@ -31,16 +31,10 @@ func (InProcess) Check(w io.Writer, format string, fsys fs.FS, o action.Options,
 // KRM is check's linter for krender fn's results.
 func (InProcess) KRM() krm.Linter { return krmLinter }
 
-func krmLinter(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []krm.Finding, error) {
+func krmLinter(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []check.Finding, error) {
 	l, err := check.New(in.Profile, check.Config{FS: fsys, Root: root})
 	if err != nil {
 		return nil, nil, err
 	}
-	return l, func() []krm.Finding {
-		var out []krm.Finding
-		for _, f := range l.Findings() {
-			out = append(out, krm.Finding{Rule: f.Rule, Severity: f.Severity, Pos: f.Pos, Object: f.Object, Msg: f.Msg, Fix: f.Fix})
-		}
-		return out
-	}, nil
+	return l, l.Findings, nil
 }
