@@ -30,6 +30,7 @@ import (
 
 	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/kubescheme"
 	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
 )
@@ -213,9 +214,9 @@ func compile(o *manifest.Object, js []byte) *Definition {
 	d.Namespaced = v1.Spec.Scope == apiextensionsv1.NamespaceScoped
 
 	// The API server validates the internal version after defaulting.
-	lifecycle.Scheme().Default(&v1)
+	kubescheme.Scheme().Default(&v1)
 	var internal apiextensionsinternal.CustomResourceDefinition
-	if err := lifecycle.Scheme().Convert(&v1, &internal, nil); err != nil {
+	if err := kubescheme.Scheme().Convert(&v1, &internal, nil); err != nil {
 		return bad("", "%s %s cannot be converted: %v", o.APIVersion(), Kind, err)
 	}
 	if errs := crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {

@@ -20,7 +20,7 @@ import (
 	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubescheme"
 	"github.com/krender/krender/manifest"
 )
 
@@ -44,7 +44,7 @@ func Type(gvk schema.GroupVersionKind) (reflect.Type, bool) {
 	if !checked[gvk.GroupVersion()] {
 		return nil, false
 	}
-	typ, ok := lifecycle.Scheme().AllKnownTypes()[gvk] // New would allocate an object
+	typ, ok := kubescheme.Scheme().AllKnownTypes()[gvk] // New would allocate an object
 	return typ, ok
 }
 

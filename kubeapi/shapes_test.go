@@ -14,7 +14,7 @@ import (
 
 	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/kubeapi"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubescheme"
 )
 
 // The values of the generated tables' type references (shapes.go).
@@ -125,7 +125,7 @@ type genRoot struct {
 // shapeRoots are the kinds fieldcheck judges, with their Go types.
 func shapeRoots(t *testing.T) []genRoot {
 	var out []genRoot
-	for gvk, typ := range lifecycle.Scheme().AllKnownTypes() {
+	for gvk, typ := range kubescheme.Scheme().AllKnownTypes() {
 		if ft, ok := fieldcheck.Type(gvk); ok {
 			if ft != typ {
 				t.Fatalf("%s: fieldcheck and the scheme disagree", gvk)

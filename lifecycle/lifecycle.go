@@ -2,20 +2,19 @@
 // apiVersion and kind) was introduced, deprecated and removed, so that a
 // manifest the target cluster will refuse is caught before an upgrade rather
 // than by the API server. The data is what the k8s.io/api types say about
-// themselves (the methods prerelease-lifecycle-gen generates), read from the
-// library krender is built with: upgrading the library updates it. The few
-// APIs the library no longer ships are written by hand in manual.go.
+// themselves (the methods prerelease-lifecycle-gen generates) in the
+// library krender is built with, generated into zz_table.go by
+// `go test ./lifecycle -run TestTableMatchesLibrary -update`: a static
+// array, so that the package links no k8s.io/api and costs nothing at
+// start-up. The few APIs the library no longer ships are written by hand in
+// manual.go, the generator's other input.
 package lifecycle
 
 import (
 	"cmp"
-	"reflect"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/version"
 
@@ -133,12 +132,29 @@ var betaOffByDefaultSince = Version{Major: 1, Minor: 24}
 // kube-apiserver served by default all the same: the flow-control betas
 // (legacyBetaEnabledByDefaultResources in k8s.io/kubernetes
 // pkg/controlplane/instance.go, 1.26 to 1.31).
-var legacyBetaOnByDefault = map[API]bool{
-	{"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"}:                 true,
-	{"flowcontrol.apiserver.k8s.io/v1beta3", "PriorityLevelConfiguration"}: true,
+// An array, not a map: the package runs no code at start-up.
+var legacyBetaOnByDefault = [...]API{
+	{"flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema"},
+	{"flowcontrol.apiserver.k8s.io/v1beta3", "PriorityLevelConfiguration"},
 }
 
-var prerelease = regexp.MustCompile(`^v[0-9]+(alpha|beta)[0-9]+$`)
+// prerelease is "alpha" or "beta" for such a Kubernetes API version
+// ("v1beta2", what `^v[0-9]+(alpha|beta)[0-9]+$` matches) and "" for any
+// other ("v1", "v2").
+func prerelease(version string) string {
+	for _, level := range [...]string{"alpha", "beta"} {
+		major, n, ok := strings.Cut(version, level)
+		if ok && strings.HasPrefix(major, "v") && digits(major[1:]) && digits(n) {
+			return level
+		}
+	}
+	return ""
+}
+
+// digits reports whether s is a non-empty run of ASCII digits.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
 
 // OnByDefault reports whether a cluster with kube-apiserver's default
 // settings serves the API in the releases that have it. Alpha versions it
@@ -153,14 +169,13 @@ func (s Status) OnByDefault() bool {
 	if err != nil {
 		return true
 	}
-	m := prerelease.FindStringSubmatch(gv.Version)
-	switch {
-	case m == nil:
+	switch prerelease(gv.Version) {
+	case "":
 		return true
-	case m[1] == "alpha":
+	case "alpha":
 		return false
 	}
-	return s.Introduced.IsZero() || s.Introduced.Compare(betaOffByDefaultSince) < 0 || legacyBetaOnByDefault[s.API]
+	return s.Introduced.IsZero() || s.Introduced.Compare(betaOffByDefaultSince) < 0 || slices.Contains(legacyBetaOnByDefault[:], s.API)
 }
 
 // ServedByDefaultIn reports whether a cluster of release v with default
@@ -175,7 +190,8 @@ func (s Status) FirstServedByDefault(v Version) (r API, at Version, ok bool) {
 	if err != nil {
 		return API{}, Version{}, false
 	}
-	for api, st := range table() {
+	for _, st := range table[:] {
+		api := st.API
 		g, err := schema.ParseGroupVersion(api.APIVersion)
 		if err != nil || api.Kind != s.Kind || g.Group != gv.Group || !st.OnByDefault() || st.Introduced.Compare(v) <= 0 {
 			continue
@@ -197,7 +213,8 @@ func sameKindServedIn(a API, v Version) (API, bool) {
 	}
 	var best API
 	bestVersion, bestOn := "", false
-	for api, st := range table() {
+	for _, st := range table[:] {
+		api := st.API
 		g, err := schema.ParseGroupVersion(api.APIVersion)
 		if err != nil || api.Kind != a.Kind || g.Group != gv.Group || api == a || !st.servedIn(v) {
 			continue
@@ -213,79 +230,22 @@ func sameKindServedIn(a API, v Version) (API, bool) {
 // Lookup returns what is known of apiVersion and kind; ok is false for
 // custom resources and for built-in kinds whose types carry no lifecycle.
 func Lookup(apiVersion, kind string) (Status, bool) {
-	s, ok := table()[API{apiVersion, kind}]
-	return s, ok
+	i, ok := slices.BinarySearchFunc(table[:], API{apiVersion, kind}, func(s Status, a API) int {
+		return compareAPI(s.API, a)
+	})
+	if !ok {
+		return Status{}, false
+	}
+	return table[i], true
 }
 
 // All lists every known API, ordered by apiVersion and kind.
-func All() []Status {
-	out := make([]Status, 0, len(table()))
-	for _, s := range table() {
-		out = append(out, s)
-	}
-	slices.SortFunc(out, func(a, b Status) int {
-		return cmp.Or(strings.Compare(a.APIVersion, b.APIVersion), strings.Compare(a.Kind, b.Kind))
-	})
-	return out
+func All() []Status { return slices.Clone(table[:]) }
+
+// compareAPI is table's order: by apiVersion, then kind.
+func compareAPI(a, b API) int {
+	return cmp.Or(strings.Compare(a.APIVersion, b.APIVersion), strings.Compare(a.Kind, b.Kind))
 }
-
-// table is built on first use rather than at init: most krender commands
-// never ask.
-var table = sync.OnceValue(func() map[API]Status {
-	t := fromLibrary(Scheme())
-	for _, s := range manual {
-		if _, shipped := t[s.API]; !shipped {
-			t[s.API] = s
-		}
-	}
-	return t
-})
-
-// The methods prerelease-lifecycle-gen writes on each top-level type.
-type (
-	introduced  interface{ APILifecycleIntroduced() (major, minor int) }
-	deprecated  interface{ APILifecycleDeprecated() (major, minor int) }
-	removed     interface{ APILifecycleRemoved() (major, minor int) }
-	replacement interface {
-		APILifecycleReplacement() schema.GroupVersionKind
-	}
-)
-
-// fromLibrary reads the lifecycle of every kind registered in s. List kinds
-// share their item's lifecycle, and the meta types every group registers
-// (DeleteOptions, WatchEvent, ...) carry none: both are left out.
-func fromLibrary(s *runtime.Scheme) map[API]Status {
-	t := map[API]Status{}
-	for gvk, typ := range s.AllKnownTypes() {
-		if gvk.Version == runtime.APIVersionInternal || strings.HasSuffix(gvk.Kind, "List") || typ.Kind() != reflect.Struct {
-			continue
-		}
-		obj := reflect.New(typ).Interface()
-		in, ok := obj.(introduced)
-		if !ok {
-			continue
-		}
-		st := Status{API: API{gvk.GroupVersion().String(), gvk.Kind}, Introduced: release(in.APILifecycleIntroduced())}
-		if d, ok := obj.(deprecated); ok {
-			st.Deprecated = release(d.APILifecycleDeprecated())
-		}
-		if r, ok := obj.(removed); ok {
-			st.Removed = release(r.APILifecycleRemoved())
-		}
-		if r, ok := obj.(replacement); ok {
-			if g := r.APILifecycleReplacement(); !g.Empty() {
-				if g.Kind == gvk.Kind+"List" {
-					g.Kind = gvk.Kind // networking.k8s.io/v1beta1 IngressClass names IngressClassList
-				}
-				st.Replacement = API{g.GroupVersion().String(), g.Kind}
-			}
-		}
-		t[st.API] = st
-	}
-	return t
-}
-
-func release(major, minor int) Version { return Version{Major: major, Minor: minor} }
 
 // BuiltinGroup reports whether group is one of Kubernetes' own API groups
 // ("" is the core group), whose fields the API server and its controllers

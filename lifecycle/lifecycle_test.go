@@ -2,12 +2,12 @@ package lifecycle
 
 import (
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/kubescheme"
 )
 
 func v(major, minor int) Version { return Version{Major: major, Minor: minor} }
@@ -182,7 +182,7 @@ func TestFirstServedByDefault(t *testing.T) {
 // TestManualEntriesAbsentFromLibrary: a hand-written entry is only for an
 // API no library ships; once one does, delete the entry.
 func TestManualEntriesAbsentFromLibrary(t *testing.T) {
-	lib := fromLibrary(Scheme())
+	lib := fromLibrary(kubescheme.Scheme())
 	if len(lib) < 100 {
 		t.Fatalf("the libraries gave only %d APIs", len(lib))
 	}
@@ -195,43 +195,6 @@ func TestManualEntriesAbsentFromLibrary(t *testing.T) {
 		}
 		if _, _, ok := m.ReplacementAt(m.Removed); !ok && m.Advice == "" {
 			t.Errorf("%s: no replacement and no advice", m.API)
-		}
-	}
-}
-
-// TestEveryLifecyclePackageRegistered: every package of the libraries with
-// generated lifecycle methods is in addToScheme, so a library upgrade that
-// adds a group version cannot be missed.
-func TestEveryLifecyclePackageRegistered(t *testing.T) {
-	registered := map[string]bool{}
-	for _, typ := range Scheme().AllKnownTypes() {
-		registered[typ.PkgPath()] = true
-	}
-	for _, mod := range []string{"k8s.io/api", "k8s.io/apiextensions-apiserver"} {
-		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
-		dir := strings.TrimSpace(string(out))
-		if err != nil || dir == "" {
-			t.Skipf("go list -m %s: %v (needs the go command and the module cache)", mod, err)
-		}
-		files, err := filepath.Glob(filepath.Join(dir, "*", "*", "zz_generated.prerelease-lifecycle.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		more, _ := filepath.Glob(filepath.Join(dir, "pkg", "apis", "*", "*", "zz_generated.prerelease-lifecycle.go"))
-		files = append(files, more...)
-		n := 0
-		for _, f := range files {
-			rel, _ := filepath.Rel(dir, filepath.Dir(f))
-			if strings.HasPrefix(rel, "testdata") {
-				continue
-			}
-			n++
-			if pkg := mod + "/" + filepath.ToSlash(rel); !registered[pkg] {
-				t.Errorf("%s has lifecycle methods but is not in addToScheme (packages.go)", pkg)
-			}
-		}
-		if n == 0 {
-			t.Errorf("%s: no package with lifecycle methods found in %s", mod, dir)
 		}
 	}
 }
@@ -273,6 +236,29 @@ func TestBuiltinGroup(t *testing.T) {
 	} {
 		if got := BuiltinGroup(g); got != want {
 			t.Errorf("BuiltinGroup(%q) = %v, want %v", g, got, want)
+		}
+	}
+}
+
+// TestPrerelease holds prerelease to the pattern it replaces.
+func TestPrerelease(t *testing.T) {
+	re := regexp.MustCompile(`^v[0-9]+(alpha|beta)[0-9]+$`)
+	for _, s := range []string{
+		"v1", "v2", "v1beta1", "v1alpha3", "v2beta2", "v10beta10", "v1beta", "vbeta1", "v1alpha", "1beta1",
+		"v1beta1x", "v1gamma1", "", "v", "v1alpha1beta1", "v1betaalpha1", "v1beta1 ", "V1beta1", "v1beta-1",
+	} {
+		want := ""
+		if m := re.FindStringSubmatch(s); m != nil {
+			want = m[1]
+		}
+		if got := prerelease(s); got != want {
+			t.Errorf("prerelease(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for _, st := range All() {
+		g := st.APIVersion[strings.LastIndex(st.APIVersion, "/")+1:]
+		if re.MatchString(g) != (prerelease(g) != "") {
+			t.Errorf("%s: prerelease(%q) = %q", st.API, g, prerelease(g))
 		}
 	}
 }

@@ -5,8 +5,10 @@ const deprecationGuide = "https://kubernetes.io/docs/reference/using-api/depreca
 
 // manual holds APIs that real manifests still carry but whose Go types no
 // library krender uses ships any more, so the generated data cannot cover
-// them. TestManualEntriesAbsentFromLibrary fails as soon as a library ships
-// one of them: the entry is then deleted, and the library's data used.
+// them. The generator (TestTableMatchesLibrary) adds them to zz_table.go:
+// after an edit here, regenerate it with -update.
+// TestManualEntriesAbsentFromLibrary fails as soon as a library ships one of
+// them: the entry is then deleted, and the library's data used.
 var manual = []Status{
 	// https://kubernetes.io/docs/reference/using-api/deprecation-guide/#v1-16:
 	// not served from 1.16 on; policy/v1beta1 takes its place.

@@ -1,4 +1,4 @@
-package lifecycle
+package kubescheme
 
 import (
 	admissionv1 "k8s.io/api/admission/v1"
@@ -64,8 +64,9 @@ import (
 // addToScheme registers every group/version package whose types carry
 // prerelease-lifecycle-gen's methods, in k8s.io/api and
 // k8s.io/apiextensions-apiserver: GA ones too, so that an API not served yet
-// in the target release is found. TestEveryLifecyclePackageRegistered fails
-// when a new library release adds a package that is not listed here.
+// in the target release is found in lifecycle's generated table.
+// TestEveryLifecyclePackageRegistered fails when a new library release adds
+// a package that is not listed here.
 var addToScheme = []func(*runtime.Scheme) error{
 	admissionv1.AddToScheme,
 	admissionv1beta1.AddToScheme,
