@@ -31,27 +31,9 @@ import (
 	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/kubescheme"
-	"github.com/krender/krender/lifecycle"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/verdict"
 )
-
-// Group and Kind of a CustomResourceDefinition.
-const (
-	Group = "apiextensions.k8s.io"
-	Kind  = "CustomResourceDefinition"
-)
-
-// IsDefinition reports whether o is a CustomResourceDefinition.
-func IsDefinition(o *manifest.Object) bool { return o.Kind() == Kind && o.Group() == Group }
-
-// IsCustom reports whether o is a custom resource: its group is none the
-// API server serves itself.
-func IsCustom(o *manifest.Object) bool {
-	if o.Kind() == "" || o.APIVersion() == "" {
-		return false
-	}
-	return !lifecycle.BuiltIn(o.Group())
-}
 
 // Definition is one CRD compiled for validation: immutable, safe for
 // concurrent use.
@@ -100,7 +82,7 @@ type Catalog struct {
 func NewCatalog(objs []*manifest.Object) (*Catalog, error) {
 	c := &Catalog{compiled: map[[sha256.Size]byte]*Definition{}, files: map[schema.GroupKind]*Definition{}}
 	for _, o := range objs {
-		if !IsDefinition(o) {
+		if !verdict.IsDefinition(o) {
 			continue
 		}
 		d, err := c.Compile(o)
@@ -123,7 +105,7 @@ func (c *Catalog) Compile(o *manifest.Object) (*Definition, error) {
 	}
 	js, problem := fieldcheck.JSON(o)
 	if problem != nil {
-		return &Definition{Object: o, Problems: []Problem{{Invalid, problem.Node, problem.Msg, ""}}}, nil
+		return &Definition{Object: o, Problems: []Problem{{Kind: Invalid, Node: problem.Node, Msg: problem.Msg}}}, nil
 	}
 	key := sha256.Sum256(js)
 	c.mu.Lock()
@@ -151,7 +133,7 @@ func (d *Definition) at(o *manifest.Object) *Definition {
 	e.Object = o
 	e.Problems = nil
 	for _, p := range d.Problems {
-		e.Problems = append(e.Problems, Problem{p.Kind, fieldcheck.At(o.Node, p.path), p.Msg, p.path})
+		e.Problems = append(e.Problems, Problem{Kind: p.Kind, Node: fieldcheck.At(o.Node, p.Path), Msg: p.Msg, Path: p.Path})
 	}
 	return &e
 }
@@ -186,27 +168,27 @@ func safeCompile(o *manifest.Object, js []byte) (d *Definition, err error) {
 			err = filepos.Errorf(o.Pos(o.Node), "%v", err)
 		}
 	}()
-	defer recovered(&err, fmt.Sprintf("%s %s", Kind, o.Name()))
+	defer recovered(&err, fmt.Sprintf("%s %s", verdict.CRDKind, o.Name()))
 	return compile(o, js), nil
 }
 
 func compile(o *manifest.Object, js []byte) *Definition {
 	d := &Definition{Object: o, versions: map[string]*version{}}
 	bad := func(path, format string, args ...any) *Definition {
-		d.Problems = append(d.Problems, Problem{Kind: Invalid, Node: fieldcheck.At(o.Node, path), Msg: fmt.Sprintf(format, args...), path: path})
+		d.Problems = append(d.Problems, Problem{Kind: Invalid, Node: fieldcheck.At(o.Node, path), Msg: fmt.Sprintf(format, args...), Path: path})
 		return d
 	}
 	if o.APIVersion() != apiextensionsv1.SchemeGroupVersion.String() {
-		return bad("apiVersion", "%s %s is not served by Kubernetes 1.22 and later: write %s", o.APIVersion(), Kind, apiextensionsv1.SchemeGroupVersion)
+		return bad("apiVersion", "%s %s is not served by Kubernetes 1.22 and later: write %s", o.APIVersion(), verdict.CRDKind, apiextensionsv1.SchemeGroupVersion)
 	}
 	var v1 apiextensionsv1.CustomResourceDefinition
 	strict, err := kjson.UnmarshalStrict(js, &v1)
 	if err != nil {
-		return bad("", "%s %s cannot be read: %v", o.APIVersion(), Kind, err)
+		return bad("", "%s %s cannot be read: %v", o.APIVersion(), verdict.CRDKind, err)
 	}
 	for _, s := range strict {
 		if p, ok := unknownPath(s.Error()); ok {
-			return bad(p, "unknown field %q: %s %s has no such field", p, o.APIVersion(), Kind)
+			return bad(p, "unknown field %q: %s %s has no such field", p, o.APIVersion(), verdict.CRDKind)
 		}
 	}
 	d.Name = v1.Name
@@ -217,7 +199,7 @@ func compile(o *manifest.Object, js []byte) *Definition {
 	kubescheme.Scheme().Default(&v1)
 	var internal apiextensionsinternal.CustomResourceDefinition
 	if err := kubescheme.Scheme().Convert(&v1, &internal, nil); err != nil {
-		return bad("", "%s %s cannot be converted: %v", o.APIVersion(), Kind, err)
+		return bad("", "%s %s cannot be converted: %v", o.APIVersion(), verdict.CRDKind, err)
 	}
 	if errs := crdvalidation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {
 		for _, e := range sortErrors(errs) {

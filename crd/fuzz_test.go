@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/verdict"
 )
 
 // fuzzCRD has a little of everything the API server's validation does for
@@ -231,7 +232,7 @@ func fuzzRun(t *testing.T, crdText, crText string, viaJSON bool) []string {
 		d.viaJSON = viaJSON
 		for _, p := range d.Problems {
 			checkNode(t, "CRD", crdText, d.Object, p)
-			out = append(out, fmt.Sprintf("crd %s: %d %d:%d %s [%s]", d.Name, p.Kind, p.Node.Line, p.Node.Column, p.Msg, p.Path()))
+			out = append(out, fmt.Sprintf("crd %s: %d %d:%d %s [%s]", d.Name, p.Kind, p.Node.Line, p.Node.Column, p.Msg, p.Path))
 		}
 	}
 	objs, err := manifest.Parse(manifest.NewSource("cr.yaml", []byte(crText)))
@@ -239,7 +240,7 @@ func fuzzRun(t *testing.T, crdText, crText string, viaJSON bool) []string {
 		return out
 	}
 	for _, o := range objs {
-		if !IsCustom(o) {
+		if !verdict.IsCustom(o) {
 			continue
 		}
 		d := c.Lookup(nil, o)
@@ -254,7 +255,7 @@ func fuzzRun(t *testing.T, crdText, crText string, viaJSON bool) []string {
 		}
 		for _, p := range ps {
 			checkNode(t, "resource", crText, o, p)
-			out = append(out, fmt.Sprintf("%s: %d %d:%d %s [%s]", o.Name(), p.Kind, p.Node.Line, p.Node.Column, p.Msg, p.Path()))
+			out = append(out, fmt.Sprintf("%s: %d %d:%d %s [%s]", o.Name(), p.Kind, p.Node.Line, p.Node.Column, p.Msg, p.Path))
 		}
 	}
 	return out

@@ -65,7 +65,7 @@ func relocate(o *manifest.Object, ps []Problem) []Problem {
 	}
 	out := make([]Problem, len(ps))
 	for i, p := range ps {
-		p.Node = locate(o, p.path)
+		p.Node = locate(o, p.Path)
 		out[i] = p
 	}
 	return out

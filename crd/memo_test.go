@@ -55,7 +55,7 @@ func TestValidateOncePerContent(t *testing.T) {
 func describe(ps []Problem) string {
 	var b strings.Builder
 	for _, p := range ps {
-		fmt.Fprintf(&b, "%d %d:%d %s [%s]\n", p.Kind, p.Node.Line, p.Node.Column, p.Msg, p.path)
+		fmt.Fprintf(&b, "%d %d:%d %s [%s]\n", p.Kind, p.Node.Line, p.Node.Column, p.Msg, p.Path)
 	}
 	return b.String()
 }

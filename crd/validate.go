@@ -29,33 +29,21 @@ import (
 	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/verdict"
 )
 
-// ProblemKind sorts problems by what the API server does with them.
-type ProblemKind int
+// ProblemKind and Problem are verdict's: check reads them without linking
+// this package.
+type (
+	ProblemKind = verdict.Kind
+	Problem     = verdict.Problem
+)
 
 const (
-	// Invalid: the API server rejects the object.
-	Invalid ProblemKind = iota
-	// UnknownField: the API server rejects the field under strict field
-	// validation (kubectl's default) and drops it otherwise.
-	UnknownField
-	// Deprecated is a version the CRD marks deprecated: the API server
-	// accepts the object with a warning.
-	Deprecated
+	Invalid      = verdict.Invalid
+	UnknownField = verdict.UnknownField
+	Deprecated   = verdict.Deprecated
 )
-
-// Problem is one thing the API server would object to, at the node that
-// holds it.
-type Problem struct {
-	Kind ProblemKind
-	Node *yaml.Node
-	Msg  string
-	path string // the field path, to find the node again in a copy
-}
-
-// Path is the field the problem is about, as the API server names it.
-func (p Problem) Path() string { return p.path }
 
 // Validate checks o, a custom resource of d's kind, as the API server
 // checks a create request for it: decoding (pruning unknown fields,
@@ -69,7 +57,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	defer recovered(&err, fmt.Sprintf("%s %s %q", o.APIVersion(), o.Kind(), o.Name()))
 	var out []Problem
 	add := func(kind ProblemKind, path, msg string) {
-		out = append(out, Problem{kind, locate(o, path), msg, path})
+		out = append(out, Problem{Kind: kind, Node: locate(o, path), Msg: msg, Path: path})
 	}
 	if len(d.Problems) > 0 {
 		add(Invalid, "kind", fmt.Sprintf("%s %s is not served: its CustomResourceDefinition %s is invalid (%s)", o.APIVersion(), o.Kind(), d.Name, d.Object.Pos(d.Problems[0].Node)))
@@ -87,7 +75,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 	}
 	u, p, err := object(o, d.viaJSON)
 	if p != nil {
-		return append(out, Problem{Invalid, p.Node, p.Msg, ""}), nil
+		return append(out, Problem{Kind: Invalid, Node: p.Node, Msg: p.Msg}), nil
 	}
 	if err != nil {
 		add(Invalid, "", fmt.Sprintf("%s: %v", what, err))
