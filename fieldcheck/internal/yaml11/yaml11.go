@@ -55,6 +55,9 @@ func plainString(s string) bool {
 	case s[0] == '+' || s[0] == '-' || '0' <= s[0] && s[0] <= '9':
 		return !yaml11Number(s)
 	}
+	if len(s) > len("false") {
+		return true // longer than any word below: spare ToLower's copy
+	}
 	switch strings.ToLower(s) {
 	case "y", "n", "yes", "no", "true", "false", "on", "off", "null":
 		return false
