@@ -19,6 +19,7 @@ import (
 	kjson "sigs.k8s.io/json"
 	k8syaml "sigs.k8s.io/yaml"
 
+	"github.com/krender/krender/fieldcheck/fastpath"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/kubescheme"
 	"github.com/krender/krender/manifest"
@@ -77,11 +78,11 @@ func Check(o *manifest.Object) ([]Problem, error) {
 	if !ok {
 		return nil, nil
 	}
-	obj := reflect.New(typ).Interface()
 	if err := o.CheckNodes(); err != nil {
 		return nil, err // sigs.k8s.io/yaml expands aliases
 	}
-	return decodeStrict(o.Node, obj, "", o.APIVersion()+" "+o.Kind()), nil
+	_, clean := fastpath.Object(o)
+	return decodeStrict(clean, o.Node, func() any { return reflect.New(typ).Interface() }, "", o.APIVersion()+" "+o.Kind()), nil
 }
 
 // CheckPodTemplate decodes the pod template at path in o strictly into a
@@ -96,17 +97,19 @@ func CheckPodTemplate(o *manifest.Object, path []string) ([]Problem, error) {
 	if err := o.CheckNodes(); err != nil {
 		return nil, err
 	}
-	return decodeStrict(n, &corev1.PodTemplateSpec{}, strings.Join(path, ".")+".", "the PodTemplateSpec of "+o.APIVersion()+" "+o.Kind()), nil
+	return decodeStrict(fastpath.PodTemplate(n), n, func() any { return &corev1.PodTemplateSpec{} },
+		strings.Join(path, ".")+".", "the PodTemplateSpec of "+o.APIVersion()+" "+o.Kind()), nil
 }
 
-// decodeStrict decodes root into obj as the API server's strict decoding
-// does. Field paths in messages start with prefix; what names the type.
-// A tree the fast path finds clean skips the JSON round trip.
-func decodeStrict(root *yaml.Node, obj any, prefix, what string) []Problem {
-	if clean(root, reflect.TypeOf(obj), 0) {
+// decodeStrict decodes root into a new obj as the API server's strict
+// decoding does. Field paths in messages start with prefix; what names the
+// type. A tree the fast path finds clean skips the JSON round trip (and
+// the new value).
+func decodeStrict(clean bool, root *yaml.Node, obj func() any, prefix, what string) []Problem {
+	if clean {
 		return nil
 	}
-	return decodeJSON(root, obj, prefix, what)
+	return decodeJSON(root, obj(), prefix, what)
 }
 
 // decodeJSON is decodeStrict through JSON, as kubectl sends the object:

@@ -8,6 +8,8 @@ import (
 
 	"go.yaml.in/yaml/v4"
 	kjson "sigs.k8s.io/json"
+
+	"github.com/krender/krender/fieldcheck/internal/yaml11"
 )
 
 // Value is n as the API server's decoder for custom resources sees it:
@@ -21,7 +23,7 @@ func Value(n *yaml.Node) (any, bool) {
 }
 
 func value(n *yaml.Node, depth int) (any, bool) {
-	if depth > maxDepth || n.Kind == yaml.AliasNode || n.Anchor != "" || !knownTag(n) {
+	if depth > yaml11.MaxDepth || n.Kind == yaml.AliasNode || n.Anchor != "" || !yaml11.KnownTag(n) {
 		return nil, false
 	}
 	switch n.Kind {
@@ -49,7 +51,7 @@ func mapValue(n *yaml.Node, depth int) (any, bool) {
 	}
 	out := make(map[string]any, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		name, ok := keyText(n.Content[i])
+		name, ok := yaml11.KeyText(n.Content[i])
 		if !ok || !plainText(name) {
 			return nil, false
 		}
@@ -67,16 +69,16 @@ func mapValue(n *yaml.Node, depth int) (any, bool) {
 
 func scalarValue(n *yaml.Node) (any, bool) {
 	switch {
-	case isNull(n):
+	case yaml11.IsNull(n):
 		return nil, true
-	case isBool(n):
+	case yaml11.IsBool(n):
 		return n.Value == "true", true
-	case isInt(n):
+	case yaml11.IsInt(n):
 		v, err := strconv.ParseInt(n.Value, 10, 64)
 		return v, err == nil
-	case isFloat(n):
+	case yaml11.IsFloat(n):
 		return floatValue(n.Value)
-	case isString(n) && n.Style&yaml.FoldedStyle == 0 && plainText(n.Value):
+	case yaml11.IsString(n) && n.Style&yaml.FoldedStyle == 0 && plainText(n.Value):
 		return n.Value, true
 	}
 	return nil, false
