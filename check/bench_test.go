@@ -8,6 +8,7 @@ import (
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/output"
 )
 
@@ -31,7 +32,7 @@ func benchCheck(b *testing.B, custom bool) {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
 		fsys := f.FS()
 		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
-		var cfg check.Config
+		cfg := check.Config{Validator: validator.APIServer{}}
 		objects := f.Objects()
 		if custom {
 			opts.Paths = append(opts.Paths, fleetgen.CustomDir)
@@ -90,7 +91,7 @@ func BenchmarkCheckVsRender(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/check", tenants), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := check.Run(fsys, opts, check.Config{}); err != nil {
+				if _, err := check.Run(fsys, opts, check.Config{Validator: validator.APIServer{}}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -6,58 +6,37 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/crd"
-	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/verdict"
 	"github.com/krender/krender/workload"
 )
 
-// checked is what the CRD rules know of one object: the definition it was
-// checked against (nil: none found) and what the API server would say.
-type checked struct {
-	def      *crd.Definition
-	problems []crd.Problem
-}
-
-// customResources validates every custom resource of the set once, for all
-// the rules that report on it, against the CRDs of the render, then of the
-// files. CRDs themselves are entries too, with their own problems.
-func (c *ctx) customResources() map[*manifest.Object]checked {
+// customResources is what the API server says of every CRD and custom
+// resource of the set and of the CRD files, once for all the rules that
+// report on them. Without CRDs, custom resources have no definition, and
+// a CRD in the render needs the Validator.
+func (c *ctx) customResources() map[*manifest.Object]verdict.Custom {
 	if c.custom != nil {
 		return c.custom
 	}
-	c.custom = map[*manifest.Object]checked{}
-	var inRender []*crd.Definition
-	for _, o := range c.set.Objects {
-		if crd.IsDefinition(o) {
-			d, err := c.crds.Compile(o)
-			if err != nil {
-				c.failed(o, err)
-				continue
+	if c.crds != nil {
+		c.custom = c.crds.Check(c.set)
+	} else {
+		c.custom = map[*manifest.Object]verdict.Custom{}
+		for _, o := range c.set.Objects {
+			switch {
+			case verdict.IsDefinition(o):
+				c.needValidator()
+			case verdict.IsCustom(o):
+				c.custom[o] = verdict.Custom{}
 			}
-			inRender = append(inRender, d)
-			c.custom[o] = checked{d, d.Problems}
 		}
-	}
-	for _, d := range c.crds.Files {
-		c.custom[d.Object] = checked{d, d.Problems}
 	}
 	for _, o := range c.set.Objects {
-		if !crd.IsCustom(o) {
-			continue
-		}
-		d := c.crds.Lookup(inRender, o)
-		if d == nil {
-			c.custom[o] = checked{}
-			continue
-		}
-		ps, err := c.crds.Validate(d, o, c.set.NamespaceOf(o))
-		if err != nil {
+		if err := c.custom[o].Err; err != nil {
 			c.failed(o, err)
-			continue
 		}
-		c.custom[o] = checked{d, ps}
 	}
 	return c.custom
 }
@@ -69,14 +48,14 @@ func (c *ctx) failed(o *manifest.Object, err error) {
 
 // eachProblem calls f for every problem of kind k: the set's objects in
 // order, then the CRD files'.
-func (c *ctx) eachProblem(k crd.ProblemKind, f func(o *manifest.Object, p crd.Problem)) {
+func (c *ctx) eachProblem(k verdict.Kind, f func(o *manifest.Object, p verdict.Problem)) {
 	custom := c.customResources()
 	objs := c.set.Objects[:len(c.set.Objects):len(c.set.Objects)]
-	for _, d := range c.crds.Files {
-		objs = append(objs, d.Object)
+	if c.crds != nil {
+		objs = append(objs, c.crds.Definitions()...)
 	}
 	for _, o := range objs {
-		for _, p := range custom[o].problems {
+		for _, p := range custom[o].Problems {
 			if p.Kind == k {
 				f(o, p)
 			}
@@ -85,21 +64,21 @@ func (c *ctx) eachProblem(k crd.ProblemKind, f func(o *manifest.Object, p crd.Pr
 }
 
 func crdUnknownField(c *ctx) {
-	c.eachProblem(crd.UnknownField, func(o *manifest.Object, p crd.Problem) {
+	c.eachProblem(verdict.UnknownField, func(o *manifest.Object, p verdict.Problem) {
 		c.report(o, p.Node, filepos.Err, p.Msg+": the API server rejects it under strict field validation (kubectl's default) and drops it otherwise",
 			"fix the field name or its place (kubectl explain "+strings.ToLower(o.Kind())+" --recursive shows the CRD's schema once it is applied)")
 	})
 }
 
 func crdSchema(c *ctx) {
-	c.eachProblem(crd.Invalid, func(o *manifest.Object, p crd.Problem) {
+	c.eachProblem(verdict.Invalid, func(o *manifest.Object, p verdict.Problem) {
 		fix := "fix the value: the CRD's schema and x-kubernetes-validations rules are what the API server enforces"
 		switch {
-		case crd.IsDefinition(o):
+		case verdict.IsDefinition(o):
 			fix = "fix the CustomResourceDefinition: the API server rejects it, so its kind is not served"
-		case p.Path() == "apiVersion":
+		case p.Path == "apiVersion":
 			fix = "use a version the CRD serves"
-		case p.Path() == "kind":
+		case p.Path == "kind":
 			fix = "fix the CustomResourceDefinition first"
 		}
 		c.report(o, p.Node, filepos.Err, p.Msg, fix)
@@ -109,7 +88,7 @@ func crdSchema(c *ctx) {
 // crdDeprecated is api-deprecated for custom resources: a version their CRD
 // marks deprecated, whatever the cluster's release.
 func crdDeprecated(c *ctx) {
-	c.eachProblem(crd.Deprecated, func(o *manifest.Object, p crd.Problem) {
+	c.eachProblem(verdict.Deprecated, func(o *manifest.Object, p verdict.Problem) {
 		c.report(o, p.Node, filepos.Warning, p.Msg, "move to a version the CRD does not mark deprecated")
 	})
 }
@@ -121,7 +100,7 @@ func crdMissing(c *ctx) {
 	}
 	custom := c.customResources()
 	for _, o := range c.set.Objects {
-		if ch, ok := custom[o]; ok && ch.def == nil {
+		if ch, ok := custom[o]; ok && !ch.Defined && ch.Err == nil {
 			c.report(o, manifest.Lookup(o.Node, "kind"), sev,
 				fmt.Sprintf("no CustomResourceDefinition for %s %s in the render or the CRD files: %s", o.APIVersion(), o.Kind(), what),
 				"give its CRD with --crds FILE|DIR or the profile's check.crds")
@@ -138,16 +117,16 @@ func templateField(c *ctx) {
 	custom := c.customResources()
 	for _, o := range c.set.Objects {
 		path := workload.TemplatePath(o.Kind(), o.Group())
-		if len(path) == 0 || !crd.IsCustom(o) {
+		if len(path) == 0 || !verdict.IsCustom(o) {
 			continue
 		}
-		problems, err := fieldcheck.CheckPodTemplate(o, path)
+		problems, err := c.podTemplate(o, path)
 		if err != nil {
 			c.failed(o, err)
 			continue
 		}
 		flagged := map[*yaml.Node]bool{}
-		for _, p := range custom[o].problems {
+		for _, p := range custom[o].Problems {
 			flagged[p.Node] = true
 		}
 		for _, p := range problems {

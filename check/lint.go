@@ -13,7 +13,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/krender/krender/check/rule"
-	"github.com/krender/krender/crd"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/loader"
@@ -21,6 +20,7 @@ import (
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/userfs"
+	"github.com/krender/krender/verdict"
 )
 
 // Finding is one problem, in the template's coordinates.
@@ -32,7 +32,8 @@ type Finding = rule.Finding
 type Linter struct {
 	profile  *profiles.Profile
 	disabled map[string]bool
-	crds     *crd.Catalog
+	v        verdict.Validator
+	crds     verdict.CRDs // nil: no CRD files
 
 	mu       sync.Mutex
 	findings map[string]*Finding
@@ -40,7 +41,12 @@ type Linter struct {
 
 // Scope tells the render the scope of custom kinds from the CRD files
 // (--crds, check.crds), for the namespace stage.
-func (l *Linter) Scope(gk schema.GroupKind) (namespaced, known bool) { return l.crds.Scope(gk) }
+func (l *Linter) Scope(gk schema.GroupKind) (namespaced, known bool) {
+	if l.crds == nil {
+		return false, false
+	}
+	return l.crds.Scope(gk)
+}
 
 // Config is what a check needs beyond the profile.
 type Config struct {
@@ -56,6 +62,9 @@ type Config struct {
 	// Verbose (check -v) adds the findings only a reviewer asks for: the
 	// names each object keeps for its program, with the evidence.
 	Verbose bool
+	// Validator is the API server's validation; nil: check settles what
+	// kubeapi's tables can and returns ErrNeedsValidator for the rest.
+	Validator verdict.Validator
 }
 
 // New prepares a linter; rules disabled in the profile's `check.disable`
@@ -89,9 +98,10 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l.crds, err = crd.NewCatalog(objs); err != nil {
+	if l.crds, err = crds(cfg.Validator, objs); err != nil {
 		return nil, err
 	}
+	l.v = cfg.Validator
 	var errs filepos.List
 	for _, d := range p.Check.Disable {
 		if !known(d.Value) {
@@ -104,7 +114,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 
 // Apply runs every enabled rule on s.
 func (l *Linter) Apply(s *manifest.Set) error {
-	c := &ctx{set: s, profile: l.profile, crds: l.crds}
+	c := &ctx{set: s, profile: l.profile, crds: l.crds, v: l.v}
 	var errs filepos.List
 	for _, o := range s.Objects {
 		ids, k := o.IgnoredRules()
@@ -124,6 +134,9 @@ func (l *Linter) Apply(s *manifest.Set) error {
 		}
 		c.rule = r
 		check(c)
+	}
+	if c.needs {
+		return ErrNeedsValidator
 	}
 	// The stages' notes are findings too: check reports everything in one
 	// list, and render prints none of them here.
@@ -189,9 +202,11 @@ type ctx struct {
 	profile *profiles.Profile
 	rule    rule.Rule
 	found   []*Finding
-	owner   map[*yaml.Node]*manifest.Object // built on first use by eachRef
-	crds    *crd.Catalog
-	custom  map[*manifest.Object]checked // built on first use by customResources
+	owner   map[*yaml.Node]*manifest.Object     // built on first use by eachRef
+	crds    verdict.CRDs                        // nil: no CRD files
+	v       verdict.Validator                   // nil: krender's, without the API server's code
+	needs   bool                                // a Validator is needed (needValidator)
+	custom  map[*manifest.Object]verdict.Custom // built on first use by customResources
 }
 
 // report records a finding on o at node n (the object itself when n has no

@@ -14,6 +14,7 @@ import (
 	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
@@ -56,7 +57,7 @@ func TestWatchedFile(t *testing.T) {
 
 func findings(t *testing.T, dir string) []Finding {
 	t.Helper()
-	fs, err := Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{})
+	fs, err := Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config{Validator: validator.APIServer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestEtcHostsErrorWithoutHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := New(&profiles.Profile{}, Config{})
+	l, err := New(&profiles.Profile{}, Config{Validator: validator.APIServer{}})
 	if err != nil {
 		t.Fatal(err)
 	}

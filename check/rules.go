@@ -9,7 +9,6 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/contenthash/refs"
-	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/subst"
@@ -98,7 +97,7 @@ func varDefault(c *ctx) {
 
 func unknownField(c *ctx) {
 	for _, o := range c.set.Objects {
-		problems, err := fieldcheck.Check(o)
+		problems, err := c.fields(o)
 		if err != nil {
 			c.report(o, nil, filepos.Err, "cannot check fields: "+err.Error(), "report this as a krender bug")
 			continue

@@ -4,7 +4,10 @@ import (
 	"io/fs"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/render"
+	"github.com/krender/krender/verdict"
 )
 
 // Run is the check action: it loads the run's inputs, builds the linter
@@ -35,4 +38,16 @@ func Run(fsys fs.FS, opts action.Options, cfg Config) ([]Finding, error) {
 		return nil, err
 	}
 	return l.Findings(), nil
+}
+
+// KRMLinter is check's linter for krender fn's results (a krm.Linter),
+// with v as its Validator.
+func KRMLinter(v verdict.Validator) func(*action.Inputs, fs.FS, *loadroot.Root) (render.Stage, func() []Finding, error) {
+	return func(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []Finding, error) {
+		l, err := New(in.Profile, Config{FS: fsys, Root: root, Validator: v})
+		if err != nil {
+			return nil, nil, err
+		}
+		return l, l.Findings, nil
+	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/kubescheme"
 	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/verdict"
 )
 
 // checked are the group versions whose kinds Check judges and inject reads
@@ -49,11 +50,9 @@ func Type(gvk schema.GroupVersionKind) (reflect.Type, bool) {
 	return typ, ok
 }
 
-// Problem is a field the API server would reject, at the node that holds it.
-type Problem struct {
-	Node *yaml.Node
-	Msg  string
-}
+// Problem is a field the API server would reject, at the node that holds
+// it: verdict's, so that check reads it without linking this package.
+type Problem = verdict.Problem
 
 // Known reports whether o's kind is built in, so Check can judge it.
 func Known(o *manifest.Object) bool {
@@ -131,12 +130,12 @@ func decodeJSON(root *yaml.Node, obj any, prefix, what string) []Problem {
 			}
 			err = fmt.Errorf("%s%s must be %s, not %s", prefix, te.Field, te.Type, te.Value)
 		}
-		out = append(out, Problem{node, fmt.Sprintf("%s: %s", what, strings.TrimPrefix(err.Error(), "json: "))})
+		out = append(out, Problem{Node: node, Msg: fmt.Sprintf("%s: %s", what, strings.TrimPrefix(err.Error(), "json: "))})
 	}
 	for _, s := range strict {
 		m := unknownField.FindStringSubmatch(s.Error())
 		if m == nil {
-			out = append(out, Problem{root, s.Error()})
+			out = append(out, Problem{Node: root, Msg: s.Error()})
 			continue
 		}
 		steps := Steps(m[1])
@@ -147,7 +146,7 @@ func decodeJSON(root *yaml.Node, obj any, prefix, what string) []Problem {
 		if last := steps[len(steps)-1]; !last.Index {
 			hint = suggest.Hint(last.Name, GoFieldNames(reflect.TypeOf(obj), steps[:len(steps)-1]))
 		}
-		out = append(out, Problem{At(root, m[1]), fmt.Sprintf("unknown field %q: %s has no such field%s", prefix+m[1], what, hint)})
+		out = append(out, Problem{Node: At(root, m[1]), Msg: fmt.Sprintf("unknown field %q: %s has no such field%s", prefix+m[1], what, hint)})
 	}
 	return out
 }
@@ -160,11 +159,11 @@ func JSON(o *manifest.Object) ([]byte, *Problem) {
 	enc := yaml.NewEncoder(&buf)
 	// The encoder drops inferable tags and sets quoting in place: encode a copy.
 	if err := enc.Encode((&manifest.Object{Node: o.Node}).Clone().Node); err != nil {
-		return nil, &Problem{o.Node, err.Error()}
+		return nil, &Problem{Node: o.Node, Msg: err.Error()}
 	}
 	js, err := k8syaml.YAMLToJSON(buf.Bytes())
 	if err != nil {
-		return nil, &Problem{o.Node, err.Error()}
+		return nil, &Problem{Node: o.Node, Msg: err.Error()}
 	}
 	return js, nil
 }

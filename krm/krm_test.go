@@ -13,7 +13,8 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/internal/linter"
+	"github.com/krender/krender/check"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loader"
 	"github.com/krender/krender/manifest"
@@ -72,7 +73,7 @@ func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) 
 	t.Helper()
 	var out bytes.Buffer
 	// The notes (stderr's messages) are TestLocate's subject, not these tests'.
-	_, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil, linter.InProcess{}.KRM())
+	_, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil, check.KRMLinter(validator.APIServer{}))
 	if err != nil {
 		if out.Len() > 0 {
 			t.Fatalf("wrote output on error: %s", out.String())
@@ -275,7 +276,7 @@ func TestTenants(t *testing.T) {
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
 	var out bytes.Buffer
-	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil, linter.InProcess{}.KRM()); err != nil {
+	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil, check.KRMLinter(validator.APIServer{})); err != nil {
 		t.Fatal(err)
 	}
 	i := strings.Index(out.String(), "results:")

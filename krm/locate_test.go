@@ -7,7 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/internal/linter"
+	"github.com/krender/krender/check"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loadroot"
 	"github.com/krender/krender/userfs"
@@ -121,7 +122,7 @@ func TestNotesNameTheFile(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
 	in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: app/pod.yaml}", "{}"), "      - name: FLAGS\n        value: --greeting=${GREETING} --level=${LEVEL}\n", "      - {name: A, valueFrom: {secretKeyRef: {name: missing, key: k}}}\n", 1)
 	var out strings.Builder
-	notes, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil, linter.InProcess{}.KRM())
+	notes, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil, check.KRMLinter(validator.APIServer{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out strings.Builder
-		_, err = krm.Run(strings.NewReader(in), &out, userfs.OS, nil, none, linter.InProcess{}.KRM())
+		_, err = krm.Run(strings.NewReader(in), &out, userfs.OS, nil, none, check.KRMLinter(validator.APIServer{}))
 		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %s", err, want)
 		}
