@@ -1,13 +1,14 @@
-// Command krender-check is krender with check and fn: the commands whose
-// linter validates custom resources with the API server's own code. krender
-// runs it for them; it also runs every other command, as krender does.
+// Command krender-check is krender with the API server's own validation:
+// strict decoding of built-in kinds and custom resources against their
+// CRDs. krender runs it for a check or fn that needs them; it also runs
+// every other command, as krender does.
 package main
 
 import (
 	"os"
 
 	"github.com/krender/krender/internal/cli"
-	"github.com/krender/krender/internal/linter"
+	"github.com/krender/krender/internal/validator"
 )
 
-func main() { os.Exit(cli.Main(linter.InProcess{})) }
+func main() { os.Exit(cli.Main(validator.APIServer{})) }

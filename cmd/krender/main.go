@@ -8,5 +8,6 @@ import (
 	"github.com/krender/krender/internal/cli"
 )
 
-// nil: check and fn run in krender-check (see cli.Linter).
+// nil: a check or fn that needs the API server's validation runs in
+// krender-check (see check.Validator).
 func main() { os.Exit(cli.Main(nil)) }

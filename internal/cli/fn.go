@@ -2,12 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/krm"
 	"github.com/krender/krender/render"
 )
@@ -43,20 +43,16 @@ to standard output.`,
 			if err := h.secrets(&o, &sf); err != nil {
 				return err
 			}
-			var lint krm.Linter
-			if h.linter != nil {
-				lint = h.linter.KRM()
-			}
-			// Without a linter the list is read here first: a functionConfig
-			// that asks for check's findings then goes to krender-check whole.
+			// The list is read here first: one that needs the API server's
+			// validation then goes to krender-check whole.
 			list, err := io.ReadAll(h.stdin)
 			if err != nil {
 				return err
 			}
 			var out bytes.Buffer
-			notes, err := krm.Run(bytes.NewReader(list), &out, h.fsys, o.Secrets, root, lint)
-			if errors.Is(err, krm.ErrNeedsLinter) {
-				h.stdin = bytes.NewReader(list)
+			notes, err := krm.Run(bytes.NewReader(list), &out, h.fsys, o.Secrets, root, check.KRMLinter(h.validator))
+			if h.needsValidator(err) {
+				h.held = list
 				return h.delegate()
 			}
 			if err != nil {

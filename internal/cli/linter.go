@@ -1,36 +1,28 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 
-	"github.com/krender/krender/action"
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/krm"
+	"github.com/krender/krender/loader"
 )
 
-// Linter runs the commands whose reports come from check's linter: check,
-// and fn (its results carry the findings). Validating custom resources as
-// the API server does links k8s.io/apiextensions-apiserver, with CEL, gRPC,
-// OpenTelemetry and Prometheus behind it: 170 more packages to initialise
-// and 20 MB more to map on every start (BENCHMARKS.md, "Start-up"). So the
-// krender binary links no Linter and runs check and fn in krender-check,
-// which is the same command line with one (internal/linter).
-type Linter interface {
-	// ValidFormat refuses an unknown --format before anything is read.
-	ValidFormat(format string) error
-	// Check renders in memory with the linter as the last stage, writes
-	// the findings to w in format, and says whether any is an error.
-	Check(w io.Writer, format string, fsys fs.FS, o action.Options, verbose bool) (errors bool, err error)
-	// KRM is the linter krender fn adds to its render for the results.
-	KRM() krm.Linter
+// needsValidator reports whether err asks for the API server's validation,
+// which this process lacks: krender then runs the command in krender-check.
+func (h *host) needsValidator(err error) bool {
+	return h.validator == nil && (errors.Is(err, check.ErrNeedsValidator) || errors.Is(err, krm.ErrNeedsLinter))
 }
 
-// CheckBinary is the program krender runs for check and fn.
+// CheckBinary is the program krender runs for a check or fn that needs
+// the API server's validation (verdict.Validator).
 const CheckBinary = "krender-check"
 
 // parentEnv tells krender-check which krender ran it, so that a helper
@@ -45,12 +37,15 @@ func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)
 // delegate runs this command line in krender-check, with krender's
 // standard streams and environment, and exits as it does.
 func (h *host) delegate() error {
-	bin, err := findCheckBinary()
+	bin, err := h.findCheckBinary()
 	if err != nil {
 		return err
 	}
 	cmd := exec.Command(bin, h.args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = h.stdin, h.stdout, h.rawStderr
+	if h.held != nil {
+		cmd.Stdin = bytes.NewReader(h.held)
+	}
 	cmd.Env = append(os.Environ(), parentEnv+"="+buildVersion())
 	err = cmd.Run()
 	var ee *exec.ExitError
@@ -65,7 +60,7 @@ func (h *host) delegate() error {
 
 // findCheckBinary looks beside the running krender (links followed: a
 // package manager's bin directory), then on PATH.
-func findCheckBinary() (string, error) {
+func (h *host) findCheckBinary() (string, error) {
 	self, err := os.Executable()
 	if err == nil {
 		if real, err := filepath.EvalSymlinks(self); err == nil {
@@ -79,7 +74,7 @@ func findCheckBinary() (string, error) {
 	if p, err := exec.LookPath(CheckBinary); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("check and fn run in %s, which is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", CheckBinary, self, CheckBinary, moduleVersion())
+	return "", fmt.Errorf("this %s needs the API server's validation (CRDs, or fields krender's tables cannot settle), which %s runs; it is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", h.args[0], CheckBinary, self, CheckBinary, moduleVersion())
 }
 
 // checkParent refuses to run for a krender of another build: the two
@@ -90,4 +85,19 @@ func checkParent(env LookupEnv) error {
 		return nil
 	}
 	return fmt.Errorf("%s is %q but the krender that ran it is %q: install both from the same release", CheckBinary, buildVersion(), parent)
+}
+
+// holdStdin reads standard input into memory when a check reads it (a
+// PATH of -) and has no Validator: a check delegated half-way then gives
+// krender-check the same bytes.
+func (h *host) holdStdin(paths []string) error {
+	if h.validator != nil || !slices.Contains(paths, loader.StdinPath) {
+		return nil
+	}
+	b, err := io.ReadAll(h.stdin)
+	if err != nil {
+		return err
+	}
+	h.held, h.stdin = b, bytes.NewReader(b)
+	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
@@ -30,6 +31,7 @@ import (
 	"github.com/krender/krender/redact"
 	"github.com/krender/krender/render"
 	"github.com/krender/krender/userfs"
+	"github.com/krender/krender/verdict"
 )
 
 // Exit statuses, as kubectl-adjacent linters use them.
@@ -42,18 +44,18 @@ const (
 // Main is the program: it settles the process's own settings (the
 // collector, yqlib's switches), runs the command line and returns the exit
 // status, which only main gives.
-// l runs check and fn in this process; krender passes nil and runs
-// krender-check for them (see Linter).
-func Main(l Linter) int {
+// v is the API server's validation for check and fn; krender passes nil
+// and runs krender-check where a command needs it (see verdict.Validator).
+func Main(v verdict.Validator) int {
 	tuneGC()
 	settleYQ()
-	if l != nil {
+	if v != nil {
 		if err := checkParent(os.LookupEnv); err != nil {
 			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
 			return exitError
 		}
 	}
-	return execute(l, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	return execute(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
 }
 
 // tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
@@ -110,12 +112,15 @@ type host struct {
 	env            LookupEnv
 	mask           *masker
 	verbose        int // -v: info notes too (kubectl's -v raises verbosity)
-	// linter runs check and fn here; nil: in krender-check (delegate).
-	linter Linter
+	// validator is the API server's validation; nil: krender-check's
+	// (delegate).
+	validator verdict.Validator
 	// args and rawStderr are the command line and the unmasked standard
 	// error, which a delegated command gets as they are.
 	args      []string
 	rawStderr io.Writer
+	// held is standard input as read before a delegation (holdStdin).
+	held []byte
 	// afterStage sees every stage's output (tests; action.Options).
 	afterStage func(stage string, s *manifest.Set)
 }
@@ -139,13 +144,13 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 // execute runs one command line. Templates and profiles are read from fsys;
 // -o DIR, --check DIR and the spool of a large stream go through outFS; env
 // is what --set-env reads. A panic below it is an internal error.
-func execute(l Linter, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
+func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
 		}
 	}()
-	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, linter: l, args: args, rawStderr: stderr, afterStage: after}
+	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after}
 	errw := h.masked(stderr)
 	defer errw.Flush()
 	h.stderr = errw
@@ -432,22 +437,31 @@ func checkCmd(h *host) *cobra.Command {
   # One tenant, as SARIF for GitHub code scanning
   krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if h.linter == nil {
-				return h.delegate()
+			if err := check.Write(io.Discard, format, nil); err != nil {
+				return err // an unknown --format, before anything is read
+			}
+			if h.validator == nil && len(o.CRDs) > 0 {
+				return h.delegate() // CRDs need the API server's code
+			}
+			if err := h.holdStdin(args); err != nil {
+				return err
 			}
 			o.Paths, o.Stdin = args, h.stdin
-			if err := h.linter.ValidFormat(format); err != nil {
+			fs, err := check.Run(h.fsys, o, check.Config{Verbose: h.verbose > 0, CRDs: o.CRDs, Validator: h.validator})
+			if h.needsValidator(err) {
+				return h.delegate()
+			}
+			if err != nil {
 				return err
 			}
 			stdout := h.masked(h.stdout)
-			errs, err := h.linter.Check(stdout, format, h.fsys, o, h.verbose > 0)
-			if err != nil {
+			if err := check.Write(stdout, format, fs); err != nil {
 				return err
 			}
 			if err := stdout.Flush(); err != nil {
 				return err
 			}
-			if errs {
+			if check.HasErrors(fs) {
 				return errFindings
 			}
 			return nil

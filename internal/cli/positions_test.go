@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/krender/krender/internal/linter"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/userfs"
 )
@@ -44,7 +44,7 @@ func TestCommandsShowEveryStage(t *testing.T) {
 			stages[stage] = true
 		}
 		var out, errb strings.Builder
-		execute(linter.InProcess{}, after, []string{cmd, "-p", "profiles/dev.yaml", "templates"}, strings.NewReader(""), &out, &errb, userfs.Dir("../.."), afero.NewMemMapFs(), noEnv)
+		execute(validator.APIServer{}, after, []string{cmd, "-p", "profiles/dev.yaml", "templates"}, strings.NewReader(""), &out, &errb, userfs.Dir("../.."), afero.NewMemMapFs(), noEnv)
 		if len(stages) < 5 {
 			t.Errorf("%s: the hook saw %d stages (%v); stderr %s", cmd, len(stages), stages, errb.String())
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/krender/krender/internal/linter"
+	"github.com/krender/krender/internal/validator"
 )
 
 // run is the whole CLI with empty standard input and an empty environment,
@@ -21,15 +21,13 @@ func run(args []string, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs) in
 // runWith is run with standard input (krender fn) and the environment
 // lookup (--set-env) injected.
 func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
-	return execute(linter.InProcess{}, nil, args, stdin, stdout, stderr, fsys, outFS, env)
+	return execute(validator.APIServer{}, nil, args, stdin, stdout, stderr, fsys, outFS, env)
 }
 
 // runChecked is runWith with every stage of every render held to
 // manifest.CheckPositions (positionsChecked).
 func runChecked(t *testing.T, args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
-	return execute(linter.InProcess{}, positionsChecked(t), args, stdin, stdout, stderr, fsys, outFS, env)
+	return execute(validator.APIServer{}, positionsChecked(t), args, stdin, stdout, stderr, fsys, outFS, env)
 }
-
-var _ Linter = linter.InProcess{}
 
 func noEnv(string) (string, bool) { return "", false }

@@ -5,13 +5,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/afero"
 
 	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/userfs"
+	"github.com/krender/krender/verdict"
 )
 
 // apiServerCode are the import paths of the API server's validation and
@@ -25,9 +28,20 @@ var apiServerCode = []string{
 	"k8s.io/apiextensions-apiserver/pkg/apiserver",
 }
 
+// builtinTypes are the Go types of the built-in kinds and krender's
+// packages over them: krender checks from kubeapi's tables instead, and
+// linking them would cost every command's start-up about 8 ms.
+var builtinTypes = []string{
+	"k8s.io/api/",
+	"github.com/krender/krender/fieldcheck",
+	"github.com/krender/krender/kubescheme",
+	"github.com/krender/krender/crd",
+}
+
 // TestKrenderLinksNoAPIServerCode: render, vars, schema, version and
-// tenants start without initialising the API server's packages;
-// krender-check links them (else this test could not tell).
+// tenants start without initialising the API server's packages or the
+// built-in kinds' Go types; krender-check links them (else this test
+// could not tell).
 func TestKrenderLinksNoAPIServerCode(t *testing.T) {
 	deps := func(pkg string) []string {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
@@ -39,8 +53,8 @@ func TestKrenderLinksNoAPIServerCode(t *testing.T) {
 	heavy := func(deps []string) []string {
 		var found []string
 		for _, d := range deps {
-			for _, p := range apiServerCode {
-				if strings.HasPrefix(d, p) || d == strings.TrimSuffix(p, "/") {
+			for _, p := range slices.Concat(apiServerCode, builtinTypes) {
+				if strings.HasPrefix(d, p) && (strings.HasSuffix(p, "/") || d == p) || d == strings.TrimSuffix(p, "/") {
 					found = append(found, d)
 					break
 				}
@@ -49,15 +63,20 @@ func TestKrenderLinksNoAPIServerCode(t *testing.T) {
 		return found
 	}
 	if h := heavy(deps("github.com/krender/krender/cmd/krender")); len(h) > 0 {
-		t.Errorf("krender links %d packages of the API server's code, e.g. %s", len(h), h[0])
+		t.Errorf("krender links %d packages of the API server's code or the built-in kinds' Go types, e.g. %s", len(h), h[0])
 	}
-	if h := heavy(deps("github.com/krender/krender/cmd/krender-check")); len(h) == 0 {
-		t.Errorf("krender-check links none of %v: the list above no longer names what the linter brings", apiServerCode)
+	check := deps("github.com/krender/krender/cmd/krender-check")
+	for _, p := range slices.Concat(apiServerCode, builtinTypes) {
+		if !slices.ContainsFunc(check, func(d string) bool { return strings.HasPrefix(d, p) }) {
+			t.Errorf("krender-check links nothing under %s: the lists above no longer name what the validation brings", p)
+		}
 	}
 }
 
-// TestCheckRunsInKrenderCheck: krender runs check and fn in krender-check
-// beside it, with the same streams, exit status and output as in-process.
+// TestCheckRunsInKrenderCheck: krender checks in-process, or runs
+// krender-check beside it where the API server's validation is needed
+// (CRDs, from files or standard input), with the same streams, exit status
+// and output as krender-check's in-process.
 func TestCheckRunsInKrenderCheck(t *testing.T) {
 	bin := testtool.Krender(t)
 	for _, c := range []struct {
@@ -69,15 +88,23 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 		{"../..", []string{"check", "--format", "json", "-p", "profiles/dev.yaml", "templates"}},
 		{"../..", []string{"check", "--format", "yaml", "-p", "profiles/dev.yaml", "templates"}},
 		{"../..", []string{"check", "-p", "profiles/nope.yaml", "templates"}},
+		{"../../testdata/check/crd-in-render", []string{"check", "-p", "profile.yaml", "backups.yaml", "-"}}, // stdin: crd.yaml
 	} {
 		dir, args := c.dir, c.args
+		var stdin []byte
+		if slices.Contains(args, "-") {
+			var err error
+			if stdin, err = os.ReadFile(filepath.Join(dir, "crd.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}
 		var wantOut, wantErr bytes.Buffer
-		wantCode := run(args, &wantOut, &wantErr, userfs.Dir(dir), afero.NewMemMapFs())
+		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, userfs.Dir(dir), afero.NewMemMapFs(), noEnv)
 		if wantCode == exitError && strings.HasPrefix(dir, "../../testdata") {
 			t.Fatalf("%s: exit %d in-process: %s", dir, wantCode, wantErr.String())
 		}
 		cmd := exec.Command(bin, args...)
-		cmd.Dir = dir
+		cmd.Dir, cmd.Stdin = dir, bytes.NewReader(stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		code := exitCode(t, cmd.Run())
@@ -88,8 +115,10 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 	}
 }
 
-// TestCheckWithoutKrenderCheck: a krender alone says what to install, and
-// exits 2; render, and fn with spec.check: false, still work.
+// TestCheckWithoutKrenderCheck: a krender alone checks what kubeapi's
+// tables settle (a fleet of built-in kinds, fn's results) itself; where
+// the API server's validation is needed (CRDs, a misspelled field) it says
+// what to install and exits 2, printing nothing else.
 func TestCheckWithoutKrenderCheck(t *testing.T) {
 	bin := testtool.Krender(t)
 	alone := filepath.Join(t.TempDir(), "krender")
@@ -101,22 +130,35 @@ func TestCheckWithoutKrenderCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	root, _ := filepath.Abs("../..")
-	list := func(check string) string {
-		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    env: ${ENV}\n" +
+	crdDir, _ := filepath.Abs("../../testdata/check/crd-in-render")
+	list := func(item, check string) string {
+		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + item +
 			"functionConfig:\n  apiVersion: krender.io/v1alpha1\n  kind: Render\n  spec:\n    profile: profiles/dev.yaml\n    tenant: tenant-a\n" + check
 	}
+	configMap := "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    env: ${ENV}\n"
+	typo := "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  date:\n    env: ${ENV}\n"
+	crd, err := os.ReadFile(filepath.Join(crdDir, "crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
+		dir   string
 		args  []string
 		stdin string
 		code  int
+		want  string // on stdout, where it succeeds
 	}{
-		{[]string{"check", "-p", "profiles/dev.yaml", "templates"}, "", exitError},
-		{[]string{"fn"}, list(""), exitError}, // results carry check's findings
-		{[]string{"fn"}, list("    check: false\n"), exitOK},
-		{[]string{"render", "-p", "profiles/dev.yaml", "templates"}, "", exitOK},
+		{root, []string{"check", "-p", "profiles/dev.yaml", "templates"}, "", exitOK, "0 errors"},
+		{root, []string{"fn"}, list(configMap, ""), exitOK, "env: dev"}, // results carry check's findings
+		{root, []string{"fn"}, list(configMap, "    check: false\n"), exitOK, "env: dev"},
+		{root, []string{"render", "-p", "profiles/dev.yaml", "templates"}, "", exitOK, "env: dev"},
+		{root, []string{"fn"}, list(typo, ""), exitError, ""},
+		{crdDir, []string{"check", "-p", "profile.yaml", "backups.yaml", "crd.yaml", "missing.yaml"}, "", exitError, ""},
+		{crdDir, []string{"check", "-p", "profile.yaml", "--crds", "crd.yaml", "backups.yaml"}, "", exitError, ""},
+		{crdDir, []string{"check", "-p", "profile.yaml", "-"}, string(crd), exitError, ""},
 	} {
 		cmd := exec.Command(alone, c.args...)
-		cmd.Dir, cmd.Env = root, []string{"PATH=" + t.TempDir()}
+		cmd.Dir, cmd.Env = c.dir, []string{"PATH=" + t.TempDir()}
 		cmd.Stdin = strings.NewReader(c.stdin)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
@@ -127,9 +169,65 @@ func TestCheckWithoutKrenderCheck(t *testing.T) {
 		if c.code == exitError && (out.Len() > 0 || !strings.Contains(errb.String(), "go install github.com/krender/krender/cmd/krender-check@")) {
 			t.Errorf("krender %v alone: stdout %q, stderr %q: want nothing on stdout and how to install krender-check", c.args, out.String(), errb.String())
 		}
-		if c.code == exitOK && !strings.Contains(out.String(), "env: dev") {
-			t.Errorf("krender %v alone: stdout %q: want the rendered objects", c.args, out.String())
+		if c.code == exitOK && !strings.Contains(out.String(), c.want) {
+			t.Errorf("krender %v alone: stdout %q: want %q", c.args, out.String(), c.want)
 		}
+	}
+}
+
+// TestLeanCheckAgrees runs every golden case of check and fn twice in
+// process: with the API server's validation, as krender-check does, and
+// without, as krender does, with no krender-check to be found. Without, a
+// case either prints exactly the same, or needs the validation and says
+// so before printing anything (krender would then run krender-check).
+func TestLeanCheckAgrees(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	cases, err := filepath.Glob("../../testdata/*/*/args")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agreed, needed []string
+	for _, argsFile := range cases {
+		dir := filepath.Dir(argsFile)
+		name := strings.TrimPrefix(filepath.ToSlash(dir), "../../testdata/")
+		raw, err := os.ReadFile(argsFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := strings.Fields(string(raw))
+		if strings.HasPrefix(name, "hostile/") || strings.HasPrefix(name, "output/") || len(args) == 0 || (args[0] != "check" && args[0] != "fn") {
+			continue
+		}
+		stdin, err := os.ReadFile(filepath.Join(dir, "stdin"))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		each := func(v verdict.Validator) (int, string, string) {
+			var out, errb bytes.Buffer
+			code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), noEnv)
+			return code, out.String(), errb.String()
+		}
+		code, out, errs := each(validator.APIServer{})
+		leanCode, leanOut, leanErrs := each(nil)
+		switch {
+		case leanCode == code && leanOut == out && leanErrs == errs:
+			agreed = append(agreed, name)
+		case leanCode == exitError && leanOut == "" && strings.Contains(leanErrs, "needs the API server's validation"):
+			needed = append(needed, name)
+			if code == exitError && errs == leanErrs {
+				t.Errorf("%s: fails alike with and without the validation, yet asks for it", name)
+			}
+		default:
+			t.Errorf("%s: without the API server's validation: exit %d, stdout %q, stderr %q; with it: exit %d, stdout %q, stderr %q",
+				name, leanCode, leanOut, leanErrs, code, out, errs)
+		}
+		if strings.HasPrefix(name, "check/crd") && !slices.Contains(needed, name) && code != exitError {
+			t.Errorf("%s: a case with CRDs passed without the API server's validation", name)
+		}
+	}
+	t.Logf("agreed without the validation: %d cases; needed it: %d (%v)", len(agreed), len(needed), needed)
+	if len(agreed) < 20 || len(needed) == 0 {
+		t.Errorf("%d cases agreed and %d needed the validation: the test no longer tells", len(agreed), len(needed))
 	}
 }
 
