@@ -326,8 +326,42 @@ func measureRenderCheck(c config, f fleetgen.Fleet, dir string, r *row) error {
 	}, checkBefore); err != nil {
 		return err
 	}
-	r.checks = append(r.checks, findingsCheck(dir, c.krender))
+	r.checks = append(r.checks, findingsCheck(dir, c.krender), aloneCheck(dir, c.krender, filepath.Join(out, "check.txt")))
 	return nil
+}
+
+// aloneCheck runs the same check, unmeasured, with a copy of krender that
+// has no krender-check to run, and states whether the measured check ran in
+// krender itself: the same findings without it.
+func aloneCheck(dir, krender, measured string) string {
+	tmp, err := os.MkdirTemp("", "krender-alone")
+	if err != nil {
+		return "krender check alone: " + err.Error()
+	}
+	defer os.RemoveAll(tmp)
+	b, err := os.ReadFile(krender)
+	if err != nil {
+		return "krender check alone: " + err.Error()
+	}
+	alone := filepath.Join(tmp, "krender")
+	if err := os.WriteFile(alone, b, 0o755); err != nil {
+		return "krender check alone: " + err.Error()
+	}
+	cmd := exec.Command(alone, "check", "-p", fleetgen.Profile, fleetgen.AppsDir)
+	cmd.Dir, cmd.Env = dir, []string{"PATH=" + tmp}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	text, _ := cmd.Output()
+	want, err := os.ReadFile(measured)
+	switch {
+	case err != nil:
+		return "krender check alone: " + err.Error()
+	case !slices.Contains(checkExits, cmd.ProcessState.ExitCode()):
+		return "krender check: runs in krender-check (krender alone: " + strings.TrimSpace(errb.String()) + ")"
+	case !bytes.Equal(text, want):
+		return "krender check: krender alone prints OTHER findings than the measured check"
+	}
+	return "krender check: runs in krender itself (the same findings with no krender-check to run)"
 }
 
 // measureKustomize runs kubectl kustomize once per tenant on krender's
