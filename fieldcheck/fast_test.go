@@ -18,7 +18,7 @@ import (
 	"github.com/krender/krender/fieldcheck"
 	"github.com/krender/krender/fieldcheck/fastpath"
 	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/kubescheme"
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/workload"
 )
@@ -359,7 +359,7 @@ func misspell(n *yaml.Node, rnd *rand.Rand) string {
 // written and in other ways, and over custom resources.
 func TestKnownAgreesWithFastPath(t *testing.T) {
 	var pairs [][2]string
-	for gvk := range lifecycle.Scheme().AllKnownTypes() {
+	for gvk := range kubescheme.Scheme().AllKnownTypes() {
 		av := gvk.GroupVersion().String()
 		pairs = append(pairs, [2]string{av, gvk.Kind}, [2]string{"/" + av, gvk.Kind}, [2]string{av + "/", gvk.Kind},
 			[2]string{av, strings.ToLower(gvk.Kind)}, [2]string{strings.ToUpper(av), gvk.Kind})
