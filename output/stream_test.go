@@ -1,106 +1,72 @@
 package output
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
 
 	"github.com/spf13/afero"
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/manifest"
 )
 
-// temporaries lists the spool files in the temporary directory.
-func temporaries(t *testing.T, fsys afero.Fs) []string {
-	t.Helper()
-	ents, err := afero.ReadDir(fsys, os.TempDir())
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, ent := range ents {
-		if strings.HasPrefix(ent.Name(), "krender-") {
-			names = append(names, ent.Name())
-		}
-	}
-	return names
+// recordingFs notes every file it opens.
+type recordingFs struct {
+	afero.Fs
+	opened func(name string)
 }
 
-func TestSpoolSpillsPastItsLimit(t *testing.T) {
+func (r recordingFs) Open(name string) (afero.File, error) {
+	r.opened(name)
+	return r.Fs.Open(name)
+}
+
+// TestCompareStreams: --check DIR compares each unit's files as the unit
+// is handed on, so memory does not grow with the fleet: the first file of
+// DIR is read before the last unit starts rendering, which a comparison
+// after the whole render could not do. The engine holds only a few units
+// in flight, so with 40 tenants the order is certain.
+func TestCompareStreams(t *testing.T) {
+	f := fleetgen.Fleet{Apps: 2, Tenants: 40}
 	mem := afero.NewMemMapFs()
-	sp := &spool{fs: mem, limit: 100}
-	var want bytes.Buffer
-	for i := range 40 {
-		chunk := fmt.Sprintf("line %d of the stream\n", i)
-		want.WriteString(chunk)
-		if _, err := sp.Write([]byte(chunk)); err != nil {
-			t.Fatal(err)
-		}
-		if spilled := want.Len() > 100; spilled != (sp.file != nil) {
-			t.Fatalf("after %d bytes: spilled %v, want %v", want.Len(), sp.file != nil, spilled)
-		}
-	}
-	if sp.held != 0 || len(sp.chunks) != 0 {
-		t.Fatalf("%d bytes still held in memory after the spill", sp.held)
-	}
-	if n := len(temporaries(t, mem)); n != 1 {
-		t.Fatalf("%d spool files, want 1", n)
-	}
-	var got bytes.Buffer
-	if err := sp.CopyTo(&got); err != nil {
+	if _, err := (Writer{FS: mem}).WriteDir(fleetEngine(t, f, action.Options{}), "golden"); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Fatalf("CopyTo gave\n%q\nwant\n%q", got.String(), want.String())
+	var mu sync.Mutex
+	var events []string
+	note := func(ev string) {
+		mu.Lock()
+		events = append(events, ev)
+		mu.Unlock()
 	}
-	sp.Close()
-	if names := temporaries(t, mem); len(names) > 0 {
-		t.Fatalf("spool files left after Close: %v", names)
-	}
-}
-
-func TestStreamIsTheSameWhenSpilled(t *testing.T) {
-	e := fleetEngine(t, fleetgen.Fleet{Apps: 2, Tenants: 9}, action.Options{})
-	var want bytes.Buffer
-	if _, err := (Writer{FS: afero.NewReadOnlyFs(afero.NewMemMapFs())}).WriteStream(e, &want); err != nil {
-		t.Fatal(err) // held in memory: the read-only file system is never asked
-	}
-	for _, limit := range []int{1, 4096, want.Len() - 1, want.Len()} {
-		mem := afero.NewMemMapFs()
-		var got bytes.Buffer
-		if _, err := (Writer{FS: mem, SpoolMemory: limit}).WriteStream(e, &got); err != nil {
-			t.Fatal(err)
+	e := fleetEngine(t, f, action.Options{AfterStage: func(_ string, s *manifest.Set) { note("render " + s.Tenant) }})
+	e.Workers = 2
+	rec := recordingFs{Fs: mem, opened: func(name string) {
+		if strings.HasSuffix(name, ".yaml") {
+			note("read " + name)
 		}
-		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatalf("limit %d: the stream differs from one held in memory", limit)
-		}
-		if names := temporaries(t, mem); len(names) > 0 {
-			t.Fatalf("limit %d: spool files left behind: %v", limit, names)
+	}}
+	d, _, err := (Writer{FS: rec}).Compare(e, "golden")
+	if err != nil || !d.Empty() {
+		t.Fatalf("compare: %+v, %v", d, err)
+	}
+	firstRead, lastStart := -1, -1
+	started := map[string]bool{}
+	for i, ev := range events {
+		switch {
+		case strings.HasPrefix(ev, "read ") && firstRead < 0:
+			firstRead = i
+		case strings.HasPrefix(ev, "render ") && !started[ev]:
+			started[ev] = true
+			lastStart = i
 		}
 	}
-}
-
-// A stream that cannot be spooled fails whole: nothing reaches the writer.
-func TestStreamWriteErrorSurfaces(t *testing.T) {
-	e := fleetEngine(t, fleetgen.Fleet{Apps: 2, Tenants: 9}, action.Options{})
-	for name, fsys := range map[string]afero.Fs{
-		"cannot create": afero.NewReadOnlyFs(afero.NewMemMapFs()),
-		"disk full":     full{afero.NewMemMapFs(), new(5000)},
-	} {
-		t.Run(name, func(t *testing.T) {
-			var out bytes.Buffer
-			_, err := (Writer{FS: fsys, SpoolMemory: 2000}).WriteStream(e, &out)
-			if !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("want the file system's error, got %v", err)
-			}
-			if out.Len() > 0 {
-				t.Fatalf("%d bytes reached the writer", out.Len())
-			}
-		})
+	if len(started) != f.Tenants || firstRead < 0 {
+		t.Fatalf("%d tenants rendered, first read at %d: the hooks saw nothing useful", len(started), firstRead)
+	}
+	if firstRead > lastStart {
+		t.Errorf("the first file of DIR was read at event %d, after the last unit started rendering (event %d): the comparison waited for the whole render", firstRead, lastStart)
 	}
 }
