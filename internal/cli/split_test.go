@@ -212,7 +212,7 @@ func TestLeanCheckAgrees(t *testing.T) {
 		switch {
 		case leanCode == code && leanOut == out && leanErrs == errs:
 			agreed = append(agreed, name)
-		case leanCode == exitError && leanOut == "" && strings.Contains(leanErrs, "needs the API server's validation"):
+		case leanCode == exitError && leanOut == "" && strings.HasPrefix(leanErrs, "krender: this "+args[0]+" needs the API server's validation") && strings.Count(leanErrs, "\n") == 1:
 			needed = append(needed, name)
 			if code == exitError && errs == leanErrs {
 				t.Errorf("%s: fails alike with and without the validation, yet asks for it", name)
