@@ -13,6 +13,7 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/userfs"
 )
 
@@ -302,7 +303,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findings, err := check.Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, check.Config{})
+	findings, err := check.Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, check.Config{Validator: validator.APIServer{}})
 	if err != nil {
 		t.Fatal(err)
 	}

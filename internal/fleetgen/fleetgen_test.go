@@ -8,6 +8,7 @@ import (
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/crd"
 	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/internal/validator"
 	"github.com/krender/krender/manifest"
 )
 
@@ -93,8 +94,8 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 		}
 		return by
 	}
-	apps := count([]string{fleetgen.AppsDir}, check.Config{})
-	all := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{CRDs: []string{fleetgen.CRDsDir}})
+	apps := count([]string{fleetgen.AppsDir}, check.Config{Validator: validator.APIServer{}})
+	all := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{CRDs: []string{fleetgen.CRDsDir}, Validator: validator.APIServer{}})
 	if f.Typos() != 2 {
 		t.Fatalf("Typos() = %d, want 2", f.Typos())
 	}
@@ -122,7 +123,7 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 		}
 	}
 	// Without the CRD, every ServiceMonitor goes unchecked, and says so.
-	bare := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{})
+	bare := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{Validator: validator.APIServer{}})
 	if n := len(bare["crd-missing"]); n != f.Apps {
 		t.Errorf("without --crds: %d crd-missing findings, want %d", n, f.Apps)
 	}
