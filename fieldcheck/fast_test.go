@@ -234,6 +234,12 @@ var values = []string{
 	"a\n", "a\n\n", "\na", " lead", "trail ", "x\n  y\n", "a\u2028b", "a\u0085b", "#x", "- x", "a\r\nb", "\ufeffa", "a  b", "",
 }
 
+// addedKeys are keys a mutation adds to a mapping: unknown ones, a merge
+// key, one in other case, and strategic-merge directives, which the JSON
+// path drops from its unknown fields unless their name holds a path.
+var addedKeys = []string{"extra", "<<", "Name", "image", "on", "$patch", "$retainKeys", "$setElementOrder/containers",
+	"$setElementOrder/a.b", "$deleteFromPrimitiveList/args", "$patch[0]"}
+
 // nodes lists every node of the tree under n with its parent.
 func nodes(n *yaml.Node) (all, parents []*yaml.Node) {
 	var walk func(n, p *yaml.Node)
@@ -289,7 +295,7 @@ func mutate(root *yaml.Node, rnd *rand.Rand) string {
 		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 		return "null"
 	case k < 7 && n.Kind == yaml.MappingNode:
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: []string{"extra", "<<", "Name", "image", "on"}[rnd.IntN(5)]}, scalar(rnd))
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: addedKeys[rnd.IntN(len(addedKeys))]}, scalar(rnd))
 		return "added key"
 	case k < 8:
 		kinds := []yaml.Kind{yaml.MappingNode, yaml.SequenceNode}

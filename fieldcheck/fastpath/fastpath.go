@@ -115,14 +115,27 @@ func cleanStruct(n *yaml.Node, t kubeapi.Type, depth int) bool {
 			return false
 		}
 		ft, ok := t.Field(name)
-		if !ok || duplicate(n, i, name) {
-			return false // unknown, ambiguous or repeated: the JSON path says which
-		}
-		if !cleanNode(n.Content[i+1], ft, depth+1) {
+		switch {
+		case duplicate(n, i, name):
+			return false
+		case !ok && directive(name):
+			if !cleanAny(n.Content[i+1], depth+1) {
+				return false
+			}
+		case !ok:
+			return false // unknown or ambiguous: the JSON path says which
+		case !cleanNode(n.Content[i+1], ft, depth+1):
 			return false
 		}
 	}
 	return len(n.Content)%2 == 0
+}
+
+// directive: a strategic-merge patch's directive ($patch, $retainKeys, ...)
+// that the JSON path drops from its unknown fields, read back from the
+// decoder's message: so only names that message carries unchanged.
+func directive(name string) bool {
+	return manifest.StrategicMergeDirective(name) && !strings.ContainsAny(name, ".[]\"\\")
 }
 
 // cleanPairs: mapping n has string keys, none twice, and values that

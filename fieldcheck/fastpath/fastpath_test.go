@@ -69,6 +69,11 @@ func TestObject(t *testing.T) {
 		{"alias", "matchLabels: {app: web}", "matchLabels: &l {app: web}", true, false},
 		{"tag", "image: nginx:1.27", "image: !x nginx:1.27", true, false},
 		{"a list for a struct", "strategy:\n", "strategy: []\n  x:\n", true, false},
+		{"strategic-merge directive", "      - name: web\n", "      - name: web\n        $patch: replace\n", true, true},
+		{"directives with lists", "replicas: 3", "replicas: 3\n  $setElementOrder/containers: [{name: web}]\n  $retainKeys: [replicas]", true, true},
+		{"directive naming a path", "replicas: 3", "replicas: 3\n  $setElementOrder/a.b: [x]", true, false},
+		{"directive with a tagged value", "replicas: 3", "replicas: 3\n  $patch: !x replace", true, false},
+		{"a lookalike", "replicas: 3", "replicas: 3\n  $patches: replace", true, false},
 	} {
 		text := strings.Replace(deployment, tc.old, tc.new, 1)
 		if tc.old != "" && text == deployment && tc.old != tc.new {
