@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/kubeapi"
 	"github.com/krender/krender/lifecycle"
 )
@@ -64,26 +63,10 @@ func TestBuiltinGroupsMatchLibrary(t *testing.T) {
 	}
 }
 
-// checkGenerated compares the committed file with src, or writes it under -update.
+// checkGenerated holds file to src; -update rewrites it.
 func checkGenerated(t *testing.T, file string, src []byte, test string) {
 	t.Helper()
-	src, err := format.Source(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile(file, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(have, src) {
-		t.Errorf("%s differs from what the libraries say: go test ./kubeapi -run %s -update, and read the diff", file, test)
-	}
+	testtool.CheckGenerated(t, file, src, *update, "go test ./kubeapi -run "+test+" -update")
 }
 
 func TestBuiltinGroup(t *testing.T) {

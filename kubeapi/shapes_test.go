@@ -185,10 +185,37 @@ func TestShapesMatchLibrary(t *testing.T) {
 	checkGenerated(t, "zz_shapes.go", generateShapes(t), "TestShapesMatchLibrary")
 }
 
-// shapePair is one node's shape as kubeapi and as the Go type says.
-type shapePair struct {
-	ours kubeapi.Shape
+// pair is one node of a kubeapi table beside the Go type it stands for.
+type pair[T any] struct {
+	ours T
 	lib  reflect.Type
+}
+
+type shapePair = pair[kubeapi.Shape]
+
+// walkTypes walks start and every kind fieldcheck judges (as root finds
+// it in the table), breadth first, each Go type once, with visit giving
+// the pairs under each; it returns the types walked.
+func walkTypes[T any](t *testing.T, start pair[T], root func(apiVersion, kind string) (T, bool), visit func(pair[T]) []pair[T]) map[reflect.Type]bool {
+	t.Helper()
+	queue := []pair[T]{start}
+	for _, r := range shapeRoots(t) {
+		o, ok := root(r.apiVersion, r.kind)
+		if !ok {
+			t.Fatalf("%s %s: not in the table", r.apiVersion, r.kind)
+		}
+		queue = append(queue, pair[T]{o, r.typ})
+	}
+	seen := map[reflect.Type]bool{}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if !seen[p.lib] {
+			seen[p.lib] = true
+			queue = append(queue, visit(p)...)
+		}
+	}
+	return seen
 }
 
 // TestShapesBehaveAsStrategicPatch walks every kind's type with Shape and
@@ -200,30 +227,17 @@ func TestShapesBehaveAsStrategicPatch(t *testing.T) {
 	if *update {
 		t.Skip("regenerating")
 	}
-	queue := []shapePair{{kubeapi.ContainerShape(), containerType}}
-	for _, r := range shapeRoots(t) {
-		s, ok := kubeapi.KindShape(r.apiVersion, r.kind)
-		if !ok {
-			t.Fatalf("KindShape(%q, %q) unknown", r.apiVersion, r.kind)
-		}
-		queue = append(queue, shapePair{s, r.typ})
-	}
-	seen := map[reflect.Type]bool{}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if seen[p.lib] {
-			continue
-		}
-		seen[p.lib] = true
+	seen := walkTypes(t, shapePair{kubeapi.ContainerShape(), containerType}, kubeapi.KindShape, func(p shapePair) []shapePair {
+		var next []shapePair
 		names := append(jsonNames(p.lib), "noSuchField")
 		for _, n := range jsonNames(p.lib) {
 			names = append(names, strings.ToUpper(n))
 		}
 		for _, name := range names {
-			queue = append(queue, compareField(t, p.ours, p.lib, name)...)
+			next = append(next, compareField(t, p.ours, p.lib, name)...)
 		}
-	}
+		return next
+	})
 	if len(seen) < 100 {
 		t.Errorf("only %d types walked", len(seen))
 	}

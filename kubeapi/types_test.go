@@ -304,11 +304,7 @@ func TestTypesMatchLibrary(t *testing.T) {
 	checkGenerated(t, "zz_types.go", generateTypes(t), "TestTypesMatchLibrary")
 }
 
-// typePair is one Go type as the table and as reflect see it.
-type typePair struct {
-	ours kubeapi.Type
-	lib  reflect.Type
-}
+type typePair = pair[kubeapi.Type]
 
 // TestTypesBehaveAsReflect walks every kind's type, and PodTemplateSpec,
 // with Type and with reflect side by side, each Go type once, and
@@ -319,26 +315,11 @@ func TestTypesBehaveAsReflect(t *testing.T) {
 	if *update {
 		t.Skip("regenerating")
 	}
-	queue := []typePair{{kubeapi.PodTemplateSpecType(), podTemplateSpec}}
-	for _, r := range shapeRoots(t) {
-		typ, ok := kubeapi.KindType(r.apiVersion, r.kind)
-		if !ok {
-			t.Fatalf("KindType(%q, %q) unknown", r.apiVersion, r.kind)
-		}
-		queue = append(queue, typePair{typ, r.typ})
-	}
-	seen := map[reflect.Type]bool{}
 	kinds := map[kubeapi.TypeKind]bool{}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if seen[p.lib] {
-			continue
-		}
-		seen[p.lib] = true
+	seen := walkTypes(t, typePair{kubeapi.PodTemplateSpecType(), podTemplateSpec}, kubeapi.KindType, func(p typePair) []typePair {
 		kinds[p.ours.Kind()] = true
-		queue = append(queue, compareType(t, p.ours, p.lib)...)
-	}
+		return compareType(t, p.ours, p.lib)
+	})
 	if len(seen) < 500 {
 		t.Errorf("only %d types walked", len(seen))
 	}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/krender/krender/internal/testtool"
 	"github.com/krender/krender/kubescheme"
 )
 
@@ -152,24 +151,8 @@ func TestTableSorted(t *testing.T) {
 	}
 }
 
-// checkGenerated compares the committed file with src, or writes it under -update.
+// checkGenerated holds file to src; -update rewrites it.
 func checkGenerated(t *testing.T, file string, src []byte, test string) {
 	t.Helper()
-	src, err := format.Source(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile(file, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(have, src) {
-		t.Errorf("%s differs from what the libraries say: go test ./lifecycle -run %s -update, and read the diff", file, test)
-	}
+	testtool.CheckGenerated(t, file, src, *update, "go test ./lifecycle -run "+test+" -update")
 }
