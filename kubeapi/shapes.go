@@ -45,18 +45,24 @@ type rootKind struct {
 // checks (the group versions of the fieldcheck package); ok is false for
 // any other kind, custom resources included.
 func KindShape(apiVersion, kind string) (Shape, bool) {
+	t, ok := findRoot(rootKinds[:], apiVersion, kind)
+	return Shape{t: t}, ok
+}
+
+// findRoot is the type of apiVersion and kind in roots, sorted by both;
+// apiVersion is read as the API server reads it ("/v1" is "v1").
+func findRoot(roots []rootKind, apiVersion, kind string) (int32, bool) {
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
-		return Shape{}, false
+		return 0, false
 	}
-	av := gv.String()
-	i, ok := slices.BinarySearchFunc(rootKinds[:], rootKind{apiVersion: av, kind: kind}, func(a, b rootKind) int {
+	i, ok := slices.BinarySearchFunc(roots, rootKind{apiVersion: gv.String(), kind: kind}, func(a, b rootKind) int {
 		return cmp.Or(strings.Compare(a.apiVersion, b.apiVersion), strings.Compare(a.kind, b.kind))
 	})
 	if !ok {
-		return Shape{}, false
+		return 0, false
 	}
-	return Shape{t: rootKinds[i].t}, true
+	return roots[i].t, true
 }
 
 // ContainerShape is the shape of a core/v1 Container, which custom

@@ -296,15 +296,20 @@ func structOf(typ reflect.Type) reflect.Type {
 	return typ
 }
 
+// kindCases are what KindShape and KindType know (ok) of an apiVersion
+// and kind: the versions fieldcheck judges, spelt as the API server reads
+// them, and nothing else.
+var kindCases = []struct {
+	apiVersion, kind string
+	ok               bool
+}{
+	{"apps/v1", "Deployment", true}, {"v1", "Pod", true}, {"/v1", "Pod", true}, {"batch/v1", "CronJob", true},
+	{"apps/v1beta1", "Deployment", false}, {"argoproj.io/v1alpha1", "Rollout", false},
+	{"apps/v1/x", "Deployment", false}, {"apps/v1", "Nothing", false}, {"", "Pod", false}, {"v1", "pod", false},
+}
+
 func TestKindShape(t *testing.T) {
-	for _, tc := range []struct {
-		apiVersion, kind string
-		ok               bool
-	}{
-		{"apps/v1", "Deployment", true}, {"v1", "Pod", true}, {"/v1", "Pod", true}, {"batch/v1", "CronJob", true},
-		{"apps/v1beta1", "Deployment", false}, {"argoproj.io/v1alpha1", "Rollout", false},
-		{"apps/v1/x", "Deployment", false}, {"apps/v1", "Nothing", false}, {"", "Pod", false},
-	} {
+	for _, tc := range kindCases {
 		if _, ok := kubeapi.KindShape(tc.apiVersion, tc.kind); ok != tc.ok {
 			t.Errorf("KindShape(%q, %q) ok = %v, want %v", tc.apiVersion, tc.kind, ok, tc.ok)
 		}

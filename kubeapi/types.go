@@ -1,11 +1,8 @@
 package kubeapi
 
 import (
-	"cmp"
 	"slices"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Type is a Go type of the k8s.io/api kinds as strict JSON decoding sees
@@ -65,18 +62,8 @@ type typeField struct {
 // group versions of the fieldcheck package); ok is false for any other
 // kind, custom resources included. apiVersion is read as KindShape reads it.
 func KindType(apiVersion, kind string) (Type, bool) {
-	gv, err := schema.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return Type{}, false
-	}
-	av := gv.String()
-	i, ok := slices.BinarySearchFunc(typeKinds[:], rootKind{apiVersion: av, kind: kind}, func(a, b rootKind) int {
-		return cmp.Or(strings.Compare(a.apiVersion, b.apiVersion), strings.Compare(a.kind, b.kind))
-	})
-	if !ok {
-		return Type{}, false
-	}
-	return Type{typeKinds[i].t}, true
+	t, ok := findRoot(typeKinds[:], apiVersion, kind)
+	return Type{t}, ok
 }
 
 // PodTemplateSpecType is core/v1 PodTemplateSpec, the pod template of

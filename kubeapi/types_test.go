@@ -385,14 +385,7 @@ func compareType(t *testing.T, ours kubeapi.Type, lib reflect.Type) []typePair {
 }
 
 func TestKindType(t *testing.T) {
-	for _, tc := range []struct {
-		apiVersion, kind string
-		ok               bool
-	}{
-		{"apps/v1", "Deployment", true}, {"v1", "Pod", true}, {"/v1", "Pod", true}, {"batch/v1", "CronJob", true},
-		{"apps/v1beta1", "Deployment", false}, {"argoproj.io/v1alpha1", "Rollout", false},
-		{"apps/v1/x", "Deployment", false}, {"apps/v1", "Nothing", false}, {"", "Pod", false}, {"v1", "pod", false},
-	} {
+	for _, tc := range kindCases {
 		if _, ok := kubeapi.KindType(tc.apiVersion, tc.kind); ok != tc.ok {
 			t.Errorf("KindType(%q, %q) ok = %v, want %v", tc.apiVersion, tc.kind, ok, tc.ok)
 		}
