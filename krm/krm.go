@@ -57,13 +57,14 @@ type Config struct {
 }
 
 // Linter builds krender check's linter for a loaded profile: the stage the
-// engine runs last, and what it found once the render is done. krender
-// has none (its linter links the API server's code); krender-check does.
+// engine runs last, and what it found once the render is done
+// (check.KRMLinter). krm does not import check, so that a caller that only
+// renders links no linter.
 type Linter func(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error)
 
 // ErrNeedsLinter is Run's answer, before it renders anything, to a
-// functionConfig that asks for check's findings when it has no Linter:
-// the caller runs krender-check instead.
+// functionConfig that asks for check's findings when the caller gave no
+// Linter.
 var ErrNeedsLinter = errors.New("krender fn: functionConfig asks for check's findings, which krender-check gives")
 
 // Result is one entry of ResourceList.results, as the functions spec and

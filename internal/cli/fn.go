@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -45,14 +44,13 @@ to standard output.`,
 			}
 			// The list is read here first: one that needs the API server's
 			// validation then goes to krender-check whole.
-			list, err := io.ReadAll(h.stdin)
+			list, err := h.hold()
 			if err != nil {
 				return err
 			}
 			var out bytes.Buffer
 			notes, err := krm.Run(bytes.NewReader(list), &out, h.fsys, o.Secrets, root, check.KRMLinter(h.validator))
 			if h.needsValidator(err) {
-				h.held = list
 				return h.delegate()
 			}
 			if err != nil {

@@ -11,14 +11,13 @@ import (
 	"slices"
 
 	"github.com/krender/krender/check"
-	"github.com/krender/krender/krm"
 	"github.com/krender/krender/loader"
 )
 
 // needsValidator reports whether err asks for the API server's validation,
 // which this process lacks: krender then runs the command in krender-check.
 func (h *host) needsValidator(err error) bool {
-	return h.validator == nil && (errors.Is(err, check.ErrNeedsValidator) || errors.Is(err, krm.ErrNeedsLinter))
+	return h.validator == nil && errors.Is(err, check.ErrNeedsValidator)
 }
 
 // CheckBinary is the program krender runs for a check or fn that needs
@@ -94,10 +93,20 @@ func (h *host) holdStdin(paths []string) error {
 	if h.validator != nil || !slices.Contains(paths, loader.StdinPath) {
 		return nil
 	}
-	b, err := io.ReadAll(h.stdin)
-	if err != nil {
-		return err
+	_, err := h.hold()
+	return err
+}
+
+// hold reads standard input whole, once, and keeps it for a delegation
+// (delegate); the command reads it from memory.
+func (h *host) hold() ([]byte, error) {
+	if h.held == nil {
+		b, err := io.ReadAll(h.stdin)
+		if err != nil {
+			return nil, err
+		}
+		h.held = b
 	}
-	h.held, h.stdin = b, bytes.NewReader(b)
-	return nil
+	h.stdin = bytes.NewReader(h.held)
+	return h.held, nil
 }
