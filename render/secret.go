@@ -52,7 +52,9 @@ func redactor(secret map[string]bool, vars map[string]string) func(string) strin
 }
 
 // redactErr applies redact to every message of err, keeping its kind: an
-// input error stays one (exit 2 with its positions), a bug stays a bug.
+// input error stays one (exit 2 with its positions), a bug stays a bug,
+// and any other error still answers errors.Is for the sentinels it wraps
+// (check.ErrNeedsValidator, on which krender hands a check over).
 func redactErr(err error, redact func(string) string) error {
 	if err == nil || redact == nil {
 		return err
@@ -67,5 +69,21 @@ func redactErr(err error, redact func(string) string) error {
 	if filepos.IsInput(err) {
 		return filepos.Errorf(filepos.Pos{}, "%s", redact(err.Error()))
 	}
-	return errors.New(redact(err.Error()))
+	msg := redact(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	return &redacted{msg: msg, err: err}
 }
+
+// redacted is an error whose message went through redact. It answers
+// errors.Is for the error it stands for, whose sentinels carry no value,
+// but does not unwrap: errors.As would hand out the unmasked messages.
+type redacted struct {
+	msg string
+	err error
+}
+
+func (e *redacted) Error() string { return e.msg }
+
+func (e *redacted) Is(target error) bool { return errors.Is(e.err, target) }

@@ -22,6 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // `stderr.golden` (ending with the exit status) what it must print, and an
 // optional `stdin` what standard input holds (else it is empty). Each case
 // runs twice to prove the output does not depend on anything but its inputs.
+// An optional `env` holds the environment --set-env reads, one NAME=VALUE a
+// line (else it is empty).
 func TestGolden(t *testing.T) {
 	cases, err := filepath.Glob("../../testdata/*/*/args")
 	if err != nil {
@@ -52,8 +54,9 @@ func TestGolden(t *testing.T) {
 			if err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)
 			}
-			stdout, stderr := runCaseStdin(t, runDir, args, outFS, stdin)
-			again, againErr := runCaseStdin(t, runDir, args, outFS, stdin)
+			env := caseEnv(t, dir)
+			stdout, stderr := runCaseStdin(t, runDir, args, outFS, stdin, env)
+			again, againErr := runCaseStdin(t, runDir, args, outFS, stdin, env)
 			if again != stdout || againErr != stderr {
 				t.Fatalf("second run differs from the first: output is not deterministic")
 			}
@@ -65,13 +68,13 @@ func TestGolden(t *testing.T) {
 
 func runCase(t *testing.T, dir string, args []string, outFS afero.Fs) (string, string) {
 	t.Helper()
-	return runCaseStdin(t, dir, args, outFS, nil)
+	return runCaseStdin(t, dir, args, outFS, nil, noEnv)
 }
 
-func runCaseStdin(t *testing.T, dir string, args []string, outFS afero.Fs, stdin []byte) (string, string) {
+func runCaseStdin(t *testing.T, dir string, args []string, outFS afero.Fs, stdin []byte, env LookupEnv) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), outFS, noEnv)
+	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), outFS, env)
 	if strings.Contains(errb.String(), "krender: internal error") {
 		t.Fatalf("krender crashed (a bug, whatever the input):\n%s", errb.String())
 	}
@@ -96,4 +99,39 @@ func compareGolden(t *testing.T, path, got string) {
 		t.Errorf("%s differs (run go test ./internal/cli -update and review the diff):\n%s",
 			path, udiff.Unified(path, "got", string(want), got))
 	}
+}
+
+// caseEnv is a golden case's environment: its `env` file, one NAME=VALUE a
+// line, else none.
+func caseEnv(t *testing.T, dir string) LookupEnv {
+	t.Helper()
+	vars := caseEnviron(t, dir)
+	return func(name string) (string, bool) {
+		for _, kv := range vars {
+			if k, v, _ := strings.Cut(kv, "="); k == name {
+				return v, true
+			}
+		}
+		return "", false
+	}
+}
+
+// caseEnviron is a golden case's `env` file as os/exec takes it.
+func caseEnviron(t *testing.T, dir string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "env"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vars []string
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if !strings.Contains(line, "=") {
+			t.Fatalf("%s/env: %q is not NAME=VALUE", dir, line)
+		}
+		vars = append(vars, line)
+	}
+	return vars
 }

@@ -75,8 +75,9 @@ func TestKrenderLinksNoAPIServerCode(t *testing.T) {
 
 // TestCheckRunsInKrenderCheck: krender checks in-process, or runs
 // krender-check beside it where the API server's validation is needed
-// (CRDs, from files or standard input), with the same streams, exit status
-// and output as krender-check's in-process.
+// (CRDs, from files or standard input; a misspelled field beside a secret
+// that reaches a Secret), with the same streams, exit status and output as
+// krender-check's in-process.
 func TestCheckRunsInKrenderCheck(t *testing.T) {
 	bin := testtool.Krender(t)
 	for _, c := range []struct {
@@ -89,22 +90,29 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 		{"../..", []string{"check", "--format", "yaml", "-p", "profiles/dev.yaml", "templates"}},
 		{"../..", []string{"check", "-p", "profiles/nope.yaml", "templates"}},
 		{"../../testdata/check/crd-in-render", []string{"check", "-p", "profile.yaml", "backups.yaml", "-"}}, // stdin: crd.yaml
+		// A secret that reaches a Secret, by the profile, --set, --set-env and --set-file.
+		{"../../testdata/secrets/check-secret-not-base64", []string{"check", "-p", "profile.yaml", "secret.yaml"}},
+		{"../../testdata/secrets/check-secret-set", []string{"check", "-p", "profile.yaml", "--set", "DB_PASSWORD=hunter2-Sup3rSecret", "app.yaml"}},
+		{"../../testdata/secrets/check-secret-set-env", []string{"check", "-p", "profile.yaml", "--set-env", "DB_PASSWORD=CI_DB_PASSWORD", "app.yaml"}},
+		{"../../testdata/secrets/check-secret-set-file", []string{"check", "--format", "json", "-p", "profile.yaml", "--set-file", "DB_PASSWORD=db-password.txt", "app.yaml"}},
+		{"../../testdata/secrets/fn-secret-set-file", []string{"fn", "--set-file", "DB_PASSWORD=db-password.txt"}}, // stdin: its stdin
 	} {
 		dir, args := c.dir, c.args
-		var stdin []byte
+		stdin, err := os.ReadFile(filepath.Join(dir, "stdin"))
 		if slices.Contains(args, "-") {
-			var err error
-			if stdin, err = os.ReadFile(filepath.Join(dir, "crd.yaml")); err != nil {
-				t.Fatal(err)
-			}
+			stdin, err = os.ReadFile(filepath.Join(dir, "crd.yaml"))
+		}
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
 		}
 		var wantOut, wantErr bytes.Buffer
-		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, userfs.Dir(dir), afero.NewMemMapFs(), noEnv)
+		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, userfs.Dir(dir), afero.NewMemMapFs(), caseEnv(t, dir))
 		if wantCode == exitError && strings.HasPrefix(dir, "../../testdata") {
 			t.Fatalf("%s: exit %d in-process: %s", dir, wantCode, wantErr.String())
 		}
 		cmd := exec.Command(bin, args...)
 		cmd.Dir, cmd.Stdin = dir, bytes.NewReader(stdin)
+		cmd.Env = append(os.Environ(), caseEnviron(t, dir)...)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		code := exitCode(t, cmd.Run())
@@ -180,6 +188,8 @@ func TestCheckWithoutKrenderCheck(t *testing.T) {
 // without, as krender does, with no krender-check to be found. Without, a
 // case either prints exactly the same, or needs the validation and says
 // so before printing anything (krender would then run krender-check).
+// Cases with a secret (by --set, --set-env and --set-file, reaching a
+// Secret) need the validation too, and neither way prints the secret.
 func TestLeanCheckAgrees(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	cases, err := filepath.Glob("../../testdata/*/*/args")
@@ -202,13 +212,19 @@ func TestLeanCheckAgrees(t *testing.T) {
 		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
+		env := caseEnv(t, dir)
 		each := func(v verdict.Validator) (int, string, string) {
 			var out, errb bytes.Buffer
-			code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), noEnv)
+			code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), env)
 			return code, out.String(), errb.String()
 		}
 		code, out, errs := each(validator.APIServer{})
 		leanCode, leanOut, leanErrs := each(nil)
+		for _, secret := range caseSecrets(t, dir, args) {
+			if strings.Contains(errs+leanErrs, secret) || args[0] == "check" && strings.Contains(out+leanOut, secret) {
+				t.Errorf("%s: a secret value is printed", name)
+			}
+		}
 		switch {
 		case leanCode == code && leanOut == out && leanErrs == errs:
 			agreed = append(agreed, name)
@@ -226,6 +242,11 @@ func TestLeanCheckAgrees(t *testing.T) {
 		}
 	}
 	t.Logf("agreed without the validation: %d cases; needed it: %d (%v)", len(agreed), len(needed), needed)
+	for _, name := range []string{"secrets/check-secret-not-base64", "secrets/check-secret-set", "secrets/check-secret-set-env", "secrets/check-secret-set-file", "secrets/fn-secret-set-file"} {
+		if !slices.Contains(needed, name) {
+			t.Errorf("%s: a secret that reaches a Secret, in a case the tables cannot settle, did not ask for the validation", name)
+		}
+	}
 	if len(agreed) < 20 || len(needed) == 0 {
 		t.Errorf("%d cases agreed and %d needed the validation: the test no longer tells", len(agreed), len(needed))
 	}
@@ -242,6 +263,26 @@ func TestKrenderCheckRefusesAnotherKrender(t *testing.T) {
 	if code := exitCode(t, cmd.Run()); code != exitError || out.Len() > 0 || !strings.Contains(errb.String(), `krender that ran it is "krender v0.0.1 go1.20"`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
+}
+
+// caseSecrets are the secret values of a golden case: its environment's
+// values (--set-env) and the files --set-file reads.
+func caseSecrets(t *testing.T, dir string, args []string) []string {
+	t.Helper()
+	var values []string
+	for _, kv := range caseEnviron(t, dir) {
+		_, v, _ := strings.Cut(kv, "=")
+		values = append(values, v)
+	}
+	for i := 1; i < len(args); i++ {
+		_, v, _ := strings.Cut(args[i], "=")
+		if args[i-1] == "--set-file" {
+			if b, err := os.ReadFile(filepath.Join(dir, v)); err == nil {
+				values = append(values, strings.TrimSpace(string(b)))
+			}
+		}
+	}
+	return values
 }
 
 func exitCode(t *testing.T, err error) int {
