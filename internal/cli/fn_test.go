@@ -52,8 +52,11 @@ functionConfig:
 	if out, errs, code = fn("", "--set-env", "TOKEN"); code != 2 || out != "" || !strings.Contains(errs, "no input") {
 		t.Fatalf("no input: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	if out, errs, code = fn(list("p"), "--set-env", "MISSING"); code != 2 || out != "" || !strings.Contains(errs, "MISSING is not set") {
+	if out, errs, code = fn(list("p"), "--set-env", "MISSING"); code != 2 || out != "" || !strings.Contains(errs, "--set-env #1: the environment variable it names is not set") || strings.Contains(errs, "MISSING") {
 		t.Fatalf("missing secret: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if out, errs, code = fn(list("p"), "--set-env", "TOKEN=hunter2-Sup3rSecret"); code != 2 || out != "" || !strings.Contains(errs, "use --set NAME=VALUE") || strings.Contains(errs, "hunter2") {
+		t.Fatalf("a value where the variable's name belongs: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
 

@@ -95,30 +95,46 @@ func TestSetEnvAndSetFile(t *testing.T) {
 	}
 }
 
+// TestSecretFlagErrors: a --set-env or --set-file that cannot be read is
+// named by its place among its kind, never by what was typed, which may
+// be the value itself: in the name's place (--set-env DB_PASSWORD="$X"),
+// as the whole argument, or as its part before "=" (base64's padding).
 func TestSecretFlagErrors(t *testing.T) {
 	dir := secretFixture(t)
 	env := &fakeEnv{vars: map[string]string{"DB_PASSWORD": dbPassword, "EMPTY": ""}}
+	const typed = "hunter2-Sup3rSecret" // a value typed where a name belongs
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--set-env", "MISSING"}, "--set-env MISSING: environment variable MISSING is not set"},
-		{[]string{"--set-env", "X=EMPTY"}, "--set-env X=EMPTY: environment variable EMPTY is empty"},
-		{[]string{"--set-env", "=DB_PASSWORD"}, "want NAME or NAME=ENVVAR"},
-		{[]string{"--set-env", "1X=DB_PASSWORD"}, `"1X" is not a variable name`},
-		{[]string{"--set-file", "T=nope.txt"}, "--set-file T=nope.txt: no such file or directory"},
-		{[]string{"--set-file", "T=empty.txt"}, "--set-file T=empty.txt: the file is empty"},
-		{[]string{"--set-file", "T"}, "--set-file T: want NAME=PATH"},
+		{[]string{"--set-env", "DB_PASSWORD=" + typed}, "--set-env #1: what follows = is not an environment variable's name ([A-Za-z_][A-Za-z0-9_]*): NAME=ENVVAR reads the environment variable ENVVAR; to give a value on the command line, use --set NAME=VALUE (the argument is not shown: it may hold a value)"},
+		{[]string{"--set-env", "DB_PASSWORD", "--set-env", "API_TOKEN=" + typed}, "--set-env #2: what follows = is not an environment variable's name"},
+		{[]string{"--set-env", typed}, "--set-env #1: want NAME or NAME=ENVVAR, NAME a variable's name ([A-Za-z_][A-Za-z0-9_]*); to give a value on the command line, use --set NAME=VALUE"},
+		{[]string{"--set-env", "hunter2Sup3rSecret"}, "--set-env #1: the environment variable it names is not set (the argument is not shown: it may hold a value)"},
+		{[]string{"--set-env", "aHVudGVyMlN1cDNy="}, "--set-env #1: what follows = is not an environment variable's name"},
+		{[]string{"--set-env", "aHVudGVyMlN1cDNyU2VjcmV0=="}, "--set-env #1: what follows = is not an environment variable's name"},
+		{[]string{"--set-env", "X=EMPTY"}, "--set-env #1: the environment variable it names is empty (an undefined CI secret arrives empty)"},
+		{[]string{"--set-env", "=DB_PASSWORD"}, "--set-env #1: want NAME or NAME=ENVVAR"},
+		{[]string{"--set-env", "1X=DB_PASSWORD"}, "--set-env #1: want NAME or NAME=ENVVAR, NAME a variable's name"},
+		{[]string{"--set-file", "T=nope.txt"}, "--set-file #1: cannot read its file: no such file or directory (the argument is not shown: it may hold a value)"},
+		{[]string{"--set-file", "T=" + typed}, "--set-file #1: cannot read its file: no such file or directory"},
+		{[]string{"--set-file", "T=empty.txt"}, "--set-file #1: its file is empty"},
+		{[]string{"--set-file", "T"}, "--set-file #1: want NAME=PATH (the argument is not shown: it may hold a value)"},
+		{[]string{"--set-file", "API_TOKEN=token.txt", "--set-file", typed + "=token.txt"}, "--set-file #2: want NAME=PATH, NAME a variable's name"},
 		{[]string{"--set", "DB_PASSWORD=x", "--set-env", "DB_PASSWORD"}, "--set-env DB_PASSWORD: DB_PASSWORD is already set by --set DB_PASSWORD"},
-		{[]string{"--set-env", "DB_PASSWORD", "--set-file", "DB_PASSWORD=token.txt"}, "--set-file DB_PASSWORD=token.txt: DB_PASSWORD is already set by --set-env DB_PASSWORD"},
+		{[]string{"--set-env", "DB_PASSWORD", "--set-file", "DB_PASSWORD=token.txt"}, "--set-file DB_PASSWORD: DB_PASSWORD is already set by --set-env DB_PASSWORD"},
 	} {
-		args := append([]string{"render", "-p", "p.yaml"}, append(c.args, "secret.yaml")...)
-		out, errs, code := runEnv(t, dir, env, args...)
-		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, errs, c.want)
-		}
-		if strings.Contains(errs, dbPassword) || strings.Contains(errs, apiToken) {
-			t.Errorf("%v: stderr shows a secret: %s", c.args, errs)
+		for _, cmd := range []string{"render", "vars", "check"} {
+			args := append([]string{cmd, "-p", "p.yaml"}, append(c.args, "secret.yaml")...)
+			out, errs, code := runEnv(t, dir, env, args...)
+			if code != 2 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", args, code, out, errs, c.want)
+			}
+			for _, secret := range []string{dbPassword, apiToken, typed, "hunter2", "aHVudGVy", "nope.txt"} {
+				if strings.Contains(errs, secret) {
+					t.Errorf("%v: stderr shows %q: %s", args, secret, errs)
+				}
+			}
 		}
 	}
 }
