@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,9 +25,14 @@ func (h *host) needsValidator(err error) bool {
 // the API server's validation (verdict.Validator).
 const CheckBinary = "krender-check"
 
-// parentEnv tells krender-check which krender ran it, so that a helper
-// from another release is refused rather than trusted.
-const parentEnv = "KRENDER_PARENT_VERSION"
+// parentEnv tells krender-check which krender ran it (its build, as
+// JSON), so that a helper of another release is refused rather than
+// trusted. legacyParentEnv carries the version line alone, which is what
+// a krender-check of an earlier release compares (and then refuses).
+const (
+	parentEnv       = "KRENDER_PARENT_BUILD"
+	legacyParentEnv = "KRENDER_PARENT_VERSION"
+)
 
 // exitStatus is a delegated command's exit status, passed on as it is.
 type exitStatus int
@@ -45,7 +51,11 @@ func (h *host) delegate() error {
 	if h.held != nil {
 		cmd.Stdin = bytes.NewReader(h.held)
 	}
-	cmd.Env = append(os.Environ(), parentEnv+"="+buildVersion())
+	self, err := json.Marshal(thisBuild())
+	if err != nil {
+		return err
+	}
+	cmd.Env = append(os.Environ(), parentEnv+"="+string(self), legacyParentEnv+"="+buildVersion())
 	err = cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
@@ -76,14 +86,21 @@ func (h *host) findCheckBinary() (string, error) {
 	return "", fmt.Errorf("this %s needs the API server's validation (CRDs, or fields krender's tables cannot settle), which %s runs; it is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", h.args[0], CheckBinary, self, CheckBinary, moduleVersion())
 }
 
-// checkParent refuses to run for a krender of another build: the two
-// binaries must parse the same flags and profiles.
+// checkParent refuses to run for a krender of another build (sameBuild):
+// the two binaries must parse the same flags and profiles. A krender of
+// an earlier release sets legacyParentEnv alone.
 func checkParent(env LookupEnv) error {
-	parent, ok := env(parentEnv)
-	if !ok || parent == buildVersion() {
-		return nil
+	if raw, ok := env(parentEnv); ok {
+		var parent build
+		if err := json.Unmarshal([]byte(raw), &parent); err != nil || parent.Contract == "" {
+			return fmt.Errorf("%s: the krender that ran %s says %q of its build, which this release does not read: install both from the same release", parentEnv, CheckBinary, raw)
+		}
+		return sameBuild(parent, thisBuild())
 	}
-	return fmt.Errorf("%s is %q but the krender that ran it is %q: install both from the same release", CheckBinary, buildVersion(), parent)
+	if parent, ok := env(legacyParentEnv); ok {
+		return fmt.Errorf("%s is %q but the krender that ran it is %q: install both from the same release", CheckBinary, buildVersion(), parent)
+	}
+	return nil
 }
 
 // holdStdin reads standard input into memory when a check reads it (a
