@@ -108,6 +108,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			continue
 		}
 		o.Refs = refs
+		errs = append(errs, st.names(s, o)...)
 		if st.AllowUnresolved {
 			continue
 		}
@@ -117,6 +118,24 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		}
 	}
 	return errs.Err()
+}
+
+// names refuses a name or namespace substitution made that the API server
+// refuses for o's kind; check reports it as a finding. What silences the
+// rule for check lets render pass it too.
+func (st *Stage) names(s *manifest.Set, o *manifest.Object) filepos.List {
+	if len(o.Refs) == 0 || s.Disabled[InvalidNameRule] || o.Ignores(InvalidNameRule) {
+		return nil
+	}
+	var errs filepos.List
+	for _, n := range invalidNames(o) {
+		if st.AllowUnresolved {
+			s.Note(o, n.Rule, n.Severity, n.Pos, n.Msg)
+			continue
+		}
+		errs = append(errs, filepos.Errorf(n.Pos, "%s", n.Msg))
+	}
+	return errs
 }
 
 // scalarEnv is what deciding one object's references needs.
