@@ -60,7 +60,7 @@ type Stage struct {
 	places  []workload.Place // the profile's runtime fields
 	ruleOff bool             // the profile's check.disable names UnresolvedRule
 	crds    crdIndex
-	defs    []unusedVar // the profile's variables, for unused-var
+	defs    definitions // the profile's variables, for unused-var
 	plans   plans       // by template, made on first use
 	memos   *memos
 	once    sync.Once // makes memos for a Stage built without New
@@ -76,7 +76,7 @@ func (st *Stage) memo() *memos {
 // templates are the parsed templates: their CRDs tell which fields of a
 // custom resource the API server reads as numbers or booleans.
 func New(p *profiles.Profile, check bool, templates []*manifest.Object) *Stage {
-	st := &Stage{AllowUnresolved: check, crds: indexCRDs(templates), defs: unusedVars(p)}
+	st := &Stage{AllowUnresolved: check, crds: indexCRDs(templates), defs: newDefinitions(unusedVars(p))}
 	if p.Substitution.Strict != nil {
 		st.Strict = *p.Substitution.Strict
 	}

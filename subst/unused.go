@@ -3,6 +3,7 @@ package subst
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 
 	"github.com/krender/krender/filepos"
@@ -62,7 +63,7 @@ func unusedVars(p *profiles.Profile) []unusedVar {
 // unused notes, for one unit, the profile's variables none of its objects
 // references.
 func (st *Stage) unused(s *manifest.Set) {
-	if len(st.defs) == 0 || s.Disabled[UnusedRule] {
+	if st.defs.empty() || s.Disabled[UnusedRule] {
 		return
 	}
 	used := map[string]bool{}
@@ -74,8 +75,8 @@ func (st *Stage) unused(s *manifest.Set) {
 		}
 	}
 	var usedList, names []string // names: what the templates use and the chain defines
-	for _, d := range st.defs {
-		if d.tenant != "" && d.tenant != s.Tenant || used[d.name] {
+	for _, d := range st.defs.of(s.Tenant) {
+		if used[d.name] {
 			continue
 		}
 		if names == nil {
@@ -100,10 +101,42 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-func didYouMeanNames(used map[string]bool, defs []unusedVar) []string {
+func didYouMeanNames(used map[string]bool, defs definitions) []string {
 	all := maps.Clone(used)
-	for _, d := range defs {
-		all[d.name] = true
+	for n := range defs.names {
+		all[n] = true
 	}
 	return sortedKeys(all)
+}
+
+// definitions are the profile's definitions, the tenants' by tenant, so
+// that a fleet's unit looks at its own only.
+type definitions struct {
+	all      []unusedVar
+	names    map[string]bool // each name once
+	profile  []unusedVar
+	byTenant map[string][]unusedVar
+}
+
+func newDefinitions(defs []unusedVar) definitions {
+	d := definitions{all: defs, names: map[string]bool{}, byTenant: map[string][]unusedVar{}}
+	for _, v := range defs {
+		d.names[v.name] = true
+		if v.tenant == "" {
+			d.profile = append(d.profile, v)
+		} else {
+			d.byTenant[v.tenant] = append(d.byTenant[v.tenant], v)
+		}
+	}
+	return d
+}
+
+func (d definitions) empty() bool { return len(d.all) == 0 }
+
+// of is what a unit of tenant looks at: the profile's, then the tenant's.
+func (d definitions) of(tenant string) []unusedVar {
+	if tenant == "" || len(d.byTenant[tenant]) == 0 {
+		return d.profile
+	}
+	return append(slices.Clip(d.profile), d.byTenant[tenant]...)
 }
