@@ -66,6 +66,8 @@ func action(oc manifest.Ref, vars map[string]string, secret func(string) bool) s
 		value = redact.Mask
 	}
 	switch {
+	case oc.Escaped && oc.Kept == "":
+		return "escaped: written as " + oc.Text[1:] + " ($${ is the escape of Flux, clusterctl and docker compose)"
 	case oc.Kept != "" && oc.Defined:
 		return "not substituted (" + oc.Kept + ")"
 	case oc.Kept != "":

@@ -18,6 +18,7 @@ import (
 	"github.com/krender/krender/manifest"
 	"github.com/krender/krender/profiles"
 	"github.com/krender/krender/redact"
+	"github.com/krender/krender/subst"
 	"github.com/krender/krender/userfs"
 )
 
@@ -143,6 +144,7 @@ func TestEtcHostsErrorWithoutHold(t *testing.T) {
 func TestIgnoreEveryRuleCoversEveryRule(t *testing.T) {
 	ignored := map[string]bool{
 		inject.RuleUnused:      true, // about no object: check.disable in ignore-stage-rules
+		subst.UnusedRule:       true, // about no object: check.disable in ignore-stage-rules
 		redact.RuleOutsideData: true, // render --redact only, after directives are stripped
 	}
 	for _, dir := range []string{"ignore-every-rule", "ignore-stage-rules"} {

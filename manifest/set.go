@@ -50,6 +50,9 @@ type Ref struct {
 	// "-", ":=" or "=". Applied means Word replaced the reference.
 	Op, Word string
 	Applied  bool
+	// Escaped marks no reference but `$${NAME…`, the escape of Flux,
+	// clusterctl and docker compose: written as `${NAME…`, never substituted.
+	Escaped bool
 	// Kept, when non-empty, says why the reference stays as written though
 	// it is in no runtime place: the object opts out of substitution (then
 	// even a defined name stays), or unresolved-var is silenced for it.

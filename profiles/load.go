@@ -76,7 +76,26 @@ func LoadGuarded(path string, read ReadFile, guard Guard) (*Profile, error) {
 	if err := l.load(p, path, nil, filepos.Pos{}); err != nil {
 		return nil, err
 	}
+	if err := p.checkUnused(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// checkUnused refuses a substitution.unused entry that names no variable
+// of the chain: a misspelt entry would mark nothing.
+func (p *Profile) checkUnused() error {
+	defined := map[string]bool{}
+	for _, d := range p.Defs {
+		defined[d.Name] = true
+	}
+	var errs filepos.List
+	for _, u := range p.Substitution.Unused {
+		if !defined[u.Value] {
+			errs = append(errs, filepos.Errorf(u.Pos, "substitution.unused names %q, which no profile of the chain defines%s", u.Value, suggest.Hint(u.Value, p.Defs.Names())))
+		}
+	}
+	return errs.Err()
 }
 
 type loader struct {
@@ -205,6 +224,7 @@ func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
 		return err
 	}
 	p.Vars = p.Vars.Merge(vars)
+	p.Defs = append(p.Defs, vars...)
 	if err := p.applyTenants(path, &doc.Tenants); err != nil {
 		return err
 	}
@@ -331,6 +351,7 @@ func (p *Profile) applyTenants(path string, n *yaml.Node) error {
 		if err != nil {
 			return err
 		}
+		p.Defs = append(p.Defs, vars...)
 		for i := range p.Tenants {
 			if p.Tenants[i].Name == key.Value {
 				p.Tenants[i].Vars = p.Tenants[i].Vars.Merge(vars)

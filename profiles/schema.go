@@ -223,6 +223,7 @@ var schemaDocs = map[string]string{
 	"fileDoc.Limits":             "Limits on input size and work, so a hostile template cannot exhaust memory (docs/limits.md). Merged key by key across extends.",
 	"fileDoc.Substitution":       "Substitution settings: fields of your own custom resources whose undefined $NAME is left for run time.",
 	"Substitution.Strict":        "Read the strings of custom resources and annotation values as Kubernetes reads a name: an undefined ${NAME} there is an error, not a warning (Flux's strict mode).",
+	"Substitution.Unused":        "Variables the extends chain defines that these templates need not reference, such as a base's names for other apps: krender does not report them as unused (unused-var).",
 	"Substitution.RuntimeFields": "Fields (kind, optional group, path in kustomize's field-spec syntax) everything below which is a runtime place, like a container's args.",
 	"RuntimeField.Kind":          "Kind of the object holding the field.",
 	"RuntimeField.Group":         "API group of that kind; without it, any group matches.",

@@ -16,6 +16,10 @@ type Profile struct {
 	Files     []string // the extends chain, base first
 	Namespace Str      // the render's default namespace ("" = "default")
 	Vars      Vars     // deploy-time variables: the substitution whitelist
+	// Defs is every variable as each file of the chain wrote it, in its
+	// vars and its tenants' vars, base first: which file defines a name, so
+	// that an unused one is reported where it is a mistake.
+	Defs Vars
 	Tenants   []Tenant // in profile order
 	Inject    []Inject // applied in order; merged by name across extends
 	Zones     []Zone   // per-zone host data, in profile order
@@ -224,6 +228,10 @@ type Substitution struct {
 	// undefined ${NAME} there is an error. Flux's strict mode, for teams
 	// whose custom resources carry deploy-time placeholders.
 	Strict *bool `yaml:"strict"`
+	// Unused lists variables the chain defines that the templates need not
+	// reference (a base's names for other apps): no unused-var finding.
+	// Lists add up across extends.
+	Unused []Str `yaml:"unused"`
 }
 
 // RuntimeField is one field in kustomize's field-spec syntax, as in
@@ -253,7 +261,7 @@ func (s Substitution) Merge(over Substitution) Substitution {
 	if over.Strict != nil {
 		strict = over.Strict
 	}
-	return Substitution{Strict: strict, RuntimeFields: mergeFieldSpecs(s.RuntimeFields, over.RuntimeFields,
+	return Substitution{Strict: strict, Unused: append(slices.Clip(s.Unused), over.Unused...), RuntimeFields: mergeFieldSpecs(s.RuntimeFields, over.RuntimeFields,
 		func(f RuntimeField) [3]string { return [3]string{f.Kind.Value, f.Group.Value, f.Path.Value} })}
 }
 

@@ -60,7 +60,8 @@ type Stage struct {
 	places  []workload.Place // the profile's runtime fields
 	ruleOff bool             // the profile's check.disable names UnresolvedRule
 	crds    crdIndex
-	plans   plans // by template, made on first use
+	defs    definitions // the profile's variables, for unused-var
+	plans   plans       // by template, made on first use
 	memos   *memos
 	once    sync.Once // makes memos for a Stage built without New
 }
@@ -75,7 +76,7 @@ func (st *Stage) memo() *memos {
 // templates are the parsed templates: their CRDs tell which fields of a
 // custom resource the API server reads as numbers or booleans.
 func New(p *profiles.Profile, check bool, templates []*manifest.Object) *Stage {
-	st := &Stage{AllowUnresolved: check, crds: indexCRDs(templates)}
+	st := &Stage{AllowUnresolved: check, crds: indexCRDs(templates), defs: newDefinitions(unusedVars(p))}
 	if p.Substitution.Strict != nil {
 		st.Strict = *p.Substitution.Strict
 	}
@@ -108,6 +109,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			continue
 		}
 		o.Refs = refs
+		errs = append(errs, st.names(s, o)...)
 		if st.AllowUnresolved {
 			continue
 		}
@@ -116,7 +118,28 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			s.Note(o, UnresolvedRule, filepos.Warning, pos, w)
 		}
 	}
+	if len(errs) == 0 {
+		st.unused(s)
+	}
 	return errs.Err()
+}
+
+// names refuses a name or namespace substitution made that the API server
+// refuses for o's kind; check reports it as a finding. What silences the
+// rule for check lets render pass it too.
+func (st *Stage) names(s *manifest.Set, o *manifest.Object) filepos.List {
+	if len(o.Refs) == 0 || s.Disabled[InvalidNameRule] || o.Ignores(InvalidNameRule) {
+		return nil
+	}
+	var errs filepos.List
+	for _, n := range invalidNames(o) {
+		if st.AllowUnresolved {
+			s.Note(o, n.Rule, n.Severity, n.Pos, n.Msg)
+			continue
+		}
+		errs = append(errs, filepos.Errorf(n.Pos, "%s", n.Msg))
+	}
+	return errs
 }
 
 // scalarEnv is what deciding one object's references needs.
@@ -146,7 +169,7 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 	}
 	var names []string // for did-you-mean: built only when a name is undefined
 	for _, r := range occ {
-		if !r.Defined && r.Kept == "" {
+		if !r.Defined && r.Kept == "" && !r.Escaped {
 			names = defined(vars, missing)
 			break
 		}
@@ -255,7 +278,7 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 // the unit's values; false when n holds none.
 func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planned, bool) {
 	reader, runtime := env.readerOf(n, key, p)
-	refs := scanRefs(reader, n.Value)
+	refs := shellformat.WithEscapes(n.Value, scanRefs(reader, n.Value))
 	if len(refs) == 0 {
 		return planned{}, false
 	}
@@ -275,8 +298,8 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 	field := p.String()
 	for i, r := range refs {
 		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Reader: reader, Runtime: runtime,
-			Field: field, Op: r.Op, Word: r.Word}
-		if reader == Program || reader == Unknown {
+			Field: field, Op: r.Op, Word: r.Word, Escaped: r.Escape}
+		if !r.Escape && (reader == Program || reader == Unknown) {
 			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
 			if ref.Evidence != "" && reader == Unknown {
 				ref.Reader, ref.Runtime = Program, ref.Evidence
@@ -312,6 +335,9 @@ func scanRefs(reader, v string) []shellformat.Ref {
 // decide records on ref why it is kept, wrong or substituted, and returns
 // the value it is replaced by and whether it is replaced.
 func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool) {
+	if r.Escape {
+		return env.unescape(ref)
+	}
 	v, def := env.vars[r.Name]
 	ref.Defined = def
 	_, missing := env.missing[r.Name]
@@ -335,6 +361,20 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 	return "", false
 }
 
+// unescape writes an escape `$${NAME…` as `${NAME…` wherever krender
+// substitutes; an object that opts out and a CRD's schema keep it as written.
+func (env *scalarEnv) unescape(ref *manifest.Ref) (string, bool) {
+	switch {
+	case env.off != "":
+		ref.Kept = env.off
+	case ref.Reader == Nobody:
+		ref.Kept = "a CRD's schema: documentation"
+	default:
+		return ref.Text[1:], true
+	}
+	return "", false
+}
+
 // replaceRefs writes the substituted value into n when it changed.
 func (m *memos) replaceRefs(n *yaml.Node, refs []shellformat.Ref, values []string, replace []bool, key bool) {
 	k := 0
@@ -344,7 +384,7 @@ func (m *memos) replaceRefs(n *yaml.Node, refs []shellformat.Ref, values []strin
 		return values[i], replace[i]
 	})
 	if value != n.Value {
-		whole := len(refs) == 1 && refs[0].Start == 0 && refs[0].End == len(n.Value)
+		whole := len(refs) == 1 && !refs[0].Escape && refs[0].Start == 0 && refs[0].End == len(n.Value)
 		m.setScalar(n, value, whole, key)
 	}
 }
@@ -444,7 +484,7 @@ func judgeEach(refs []manifest.Ref, defined []string) string {
 	template := ""
 	for i := range refs {
 		r := &refs[i]
-		if r.Defined || r.Kept != "" || r.Applied {
+		if r.Defined || r.Kept != "" || r.Applied || r.Escaped {
 			continue
 		}
 		typo := Typo(r.Name, defined)

@@ -253,6 +253,48 @@ func TestLeanCheckAgrees(t *testing.T) {
 	}
 }
 
+// TestLeanCheckAgreesOnSecrets is TestLeanCheckAgrees for values given by
+// --set, --set-env and --set-file: the same bytes and exit status both ways,
+// and a CI secret's value in neither.
+func TestLeanCheckAgreesOnSecrets(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	const dir = "../../testdata/subst/secret-flags"
+	env := func(name string) (string, bool) {
+		if name == "DB_USER" {
+			return "Bad_Secret!", true
+		}
+		return "", false
+	}
+	for _, c := range []struct {
+		args   []string
+		secret bool
+	}{
+		{[]string{"--set", "DB_USER=Bad_Secret!"}, false},
+		{[]string{"--set", "DB_USER=good", "--set", "APP=9web"}, false},
+		{[]string{"--set-env", "DB_USER"}, true},
+		{[]string{"--set-file", "DB_USER=db-user.txt"}, true},
+	} {
+		args := append(append([]string{"check", "-p", "profile.yaml"}, c.args...), "app.yaml")
+		each := func(v verdict.Validator) (int, string, string) {
+			var out, errb bytes.Buffer
+			code := execute(v, nil, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), env)
+			return code, out.String(), errb.String()
+		}
+		code, out, errs := each(validator.APIServer{})
+		leanCode, leanOut, leanErrs := each(nil)
+		if leanCode != code || leanOut != out || leanErrs != errs {
+			t.Errorf("%v: without the API server's validation: exit %d, stdout %q, stderr %q; with it: exit %d, stdout %q, stderr %q",
+				args, leanCode, leanOut, leanErrs, code, out, errs)
+		}
+		if code != exitFindings || !strings.Contains(out, "[invalid-name]") || !strings.Contains(out, "LOG_LEVLE") {
+			t.Errorf("%v: exit %d, want the invalid-name error and the unused LOG_LEVLE:\n%s%s", args, code, out, errs)
+		}
+		if c.secret && strings.Contains(out+errs, "Bad_Secret") {
+			t.Errorf("%v: a CI secret's value printed:\n%s%s", args, out, errs)
+		}
+	}
+}
+
 // TestKrenderCheckRefusesAnotherKrender: krender-check run by a krender of
 // another build refuses, since the two must read flags and profiles alike:
 // one of an earlier release (the version line alone), one that reads
