@@ -38,7 +38,11 @@ func (i interrupted) status() int {
 // that came after the work was done. Further signals are ignored until
 // stop; the clean-up they would cut short takes no longer than one file.
 func (h *host) interruptible() (context.Context, func(error) error) {
-	ctx, cancel := context.WithCancelCause(h.ctx)
+	parent := h.ctx
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithCancelCause(parent)
 	unwatch := func() {}
 	if h.signals {
 		unwatch = watchSignals(cancel)
