@@ -385,8 +385,8 @@ func checkOutputFlags(w *output.Writer, out, check string, update, outGiven bool
 	if update && check == "" {
 		return fmt.Errorf("--update goes with --check DIR")
 	}
-	if check != "" && outGiven {
-		return fmt.Errorf("-o goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)")
+	if check != "" && outGiven && out != "-" { // -o -, the default, said aloud
+		return fmt.Errorf("-o %s goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)", out)
 	}
 	if check == "" && out != "-" {
 		return w.CheckFormatWord(out)

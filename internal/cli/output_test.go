@@ -63,7 +63,14 @@ func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 		"is inside the templates directory manifests")
 	refused("the templates' parent through a link", []string{"render", "-p", "p.yaml", "-o", filepath.Join(dir, "alias", ".."), "manifests"},
 		"holds the templates directory manifests")
-	refused("--check with -o -", []string{"render", "-p", "p.yaml", "--check", out, "-o", "-", "manifests"}, "-o goes without --check")
+	refused("--check with -o DIR", []string{"render", "-p", "p.yaml", "--check", out, "-o", filepath.Join(dir, "other"), "manifests"}, "-o "+filepath.Join(dir, "other")+" goes without --check")
+	// -o - is the default: said aloud, it changes nothing.
+	for _, args := range [][]string{{"--check", out, "-o", "-"}, {"-o", "-", "--check", out}, {"--check", out}} {
+		args = append([]string{"render", "-p", "p.yaml"}, append(args, "manifests")...)
+		if stdout, errs, code := runIn(t, dir, args...); code != 0 || stdout != "" || errs != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and nothing printed", args, code, stdout, errs)
+		}
+	}
 
 	// The refusals changed nothing: the directory is still krender's.
 	if _, errs, code := runIn(t, dir, append(args[:len(args):len(args)], "--set", "V=two")...); code != 0 {
