@@ -352,6 +352,7 @@ func renderCmd(h *host) *cobra.Command {
 				return err
 			}
 			w.Guard = h.guard(e, o.Paths)
+			w.Guard.Profile = o.Profile
 			var res *render.Result
 			switch {
 			case check != "" && update:

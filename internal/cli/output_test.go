@@ -80,3 +80,22 @@ func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 		t.Fatalf("not rewritten: %q, %v", b, err)
 	}
 }
+
+// TestOutputParentSuggestsTheProfilesDirectory: -o rendered, where
+// rendered/dev is the dev profile's render, suggests rendered/prod to a
+// render of the prod profile.
+func TestOutputParentSuggestsTheProfilesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"profiles/dev.yaml":  "vars: {V: one}\n",
+		"profiles/prod.yaml": "vars: {V: two}\n",
+		"app.yaml":           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n",
+	})
+	if _, errs, code := runIn(t, dir, "render", "-p", "profiles/dev.yaml", "-o", "rendered/dev", "app.yaml"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, errs, code := runIn(t, dir, "render", "-p", "profiles/prod.yaml", "-o", "rendered", "app.yaml")
+	if want := "did you mean -o rendered/prod?\n"; code != 2 || !strings.HasSuffix(errs, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and a message ending %q", code, errs, want)
+	}
+}
