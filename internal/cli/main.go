@@ -22,6 +22,7 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
@@ -215,7 +216,7 @@ func newRoot(h *host) *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	// Taking -v here leaves cobra's --version long-only.
-	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", "print info notes as well as warnings (render; check always reports them)")
+	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", verboseUsage())
 	root.SetOut(h.stdout)
 	root.SetErr(h.stderr)
 	root.SetFlagErrorFunc(flagError)
@@ -235,6 +236,19 @@ func newRoot(h *host) *cobra.Command {
 		}
 	}
 	return root
+}
+
+// verboseUsage says what -v adds to each command: check reports info
+// notes without it, but not the findings only a reviewer asks for.
+func verboseUsage() string {
+	var only []string
+	for _, r := range rule.All() {
+		if r.VerboseOnly {
+			only = append(only, r.ID)
+		}
+	}
+	return "render: print info notes as well as warnings; check (which reports info notes without it): add the " +
+		strings.Join(only, ", ") + " findings"
 }
 
 // flagError adds a did-you-mean to an unknown flag (cobra suggests
