@@ -91,11 +91,12 @@ func TestOutputParentSuggestsTheProfilesDirectory(t *testing.T) {
 		"profiles/prod.yaml": "vars: {V: two}\n",
 		"app.yaml":           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n",
 	})
-	if _, errs, code := runIn(t, dir, "render", "-p", "profiles/dev.yaml", "-o", "rendered/dev", "app.yaml"); code != 0 {
+	rendered := filepath.Join(dir, "rendered") // -o goes through the real file system, from the process's directory
+	if _, errs, code := runIn(t, dir, "render", "-p", "profiles/dev.yaml", "-o", filepath.Join(rendered, "dev"), "app.yaml"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	_, errs, code := runIn(t, dir, "render", "-p", "profiles/prod.yaml", "-o", "rendered", "app.yaml")
-	if want := "did you mean -o rendered/prod?\n"; code != 2 || !strings.HasSuffix(errs, want) {
+	_, errs, code := runIn(t, dir, "render", "-p", "profiles/prod.yaml", "-o", rendered, "app.yaml")
+	if want := "did you mean -o " + filepath.ToSlash(filepath.Join(rendered, "prod")) + "?\n"; code != 2 || !strings.HasSuffix(errs, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and a message ending %q", code, errs, want)
 	}
 }
