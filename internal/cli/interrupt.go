@@ -36,7 +36,8 @@ func (i interrupted) status() int {
 // stops at its next file and removes them. stop ends the watch and turns
 // the command's error into the interruption when a signal came, even one
 // that came after the work was done. Further signals are ignored until
-// stop; the clean-up they would cut short takes no longer than one file.
+// stop, so as not to cut the clean-up short: the writer stops at its next
+// file, once the units already rendering are done.
 func (h *host) interruptible() (context.Context, func(error) error) {
 	parent := h.ctx
 	if parent == nil {
