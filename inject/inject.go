@@ -171,7 +171,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			}
 		}
 		if changed == 0 && len(errs) == 0 {
-			s.Note(nil, RuleUnused, filepos.Info, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
+			s.Note(nil, RuleUnused, filepos.Warning, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
 		}
 	}
 	if err := errs.Err(); err != nil {

@@ -240,13 +240,25 @@ func TabError(src *Source, e *yaml.LoadError) *filepos.Error {
 	return nil
 }
 
-// LoadError states a go-yaml error at the place the broken construct starts
-// (an unclosed quote, say), not where the parser gave up.
+// LoadError states a go-yaml error at one position: where the parser gave
+// up (a missing comma, a stray brace, a line indented wrong), or, when a
+// quote or a flow collection is still open on a later line, where it was
+// opened, which is what the user has to close.
 func LoadError(path string, e *yaml.LoadError) *filepos.Error {
 	pos := filepos.Pos{File: path, Line: e.Mark.Line, Col: e.Mark.Column}
 	if e.ContextMsg == "" || e.ContextMark.Line == 0 || e.ContextMark == e.Mark {
 		return filepos.Errorf(pos, "invalid YAML: %s", e.Message)
 	}
-	start := filepos.Pos{File: path, Line: e.ContextMark.Line, Col: e.ContextMark.Column}
-	return filepos.Errorf(start, "invalid YAML: %s: %s at line %d, column %d", e.ContextMsg, e.Message, pos.Line, pos.Col)
+	if unclosed(e) {
+		start := filepos.Pos{File: path, Line: e.ContextMark.Line, Col: e.ContextMark.Column}
+		return filepos.Errorf(start, "invalid YAML: %s that starts here: %s", e.ContextMsg, e.Message)
+	}
+	return filepos.Errorf(pos, "invalid YAML: %s: %s", e.ContextMsg, e.Message)
+}
+
+// unclosed reports whether e is about a quoted scalar or a flow collection
+// that the parser still found open on a later line than its opening.
+func unclosed(e *yaml.LoadError) bool {
+	delimited := strings.Contains(e.ContextMsg, "flow") || strings.Contains(e.ContextMsg, "quoted scalar")
+	return delimited && e.Mark.Line > e.ContextMark.Line
 }

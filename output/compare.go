@@ -36,7 +36,12 @@ func (d *Diff) Empty() bool {
 func (w Writer) Compare(e *render.Engine, dir string) (*Diff, *render.Result, error) {
 	c := comparison{fsys: w.fs(), dir: dir, d: &Diff{patches: map[string]string{}}}
 	c.have, c.treeErr = treeNames(c.fsys, dir)
-	res, err := eachFile(e, c.file)
+	res, err := eachFile(e, func(o objectFile) error {
+		if err := w.stopped(); err != nil {
+			return err
+		}
+		return c.file(o)
+	})
 	if err != nil {
 		return nil, nil, err
 	}

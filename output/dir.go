@@ -137,6 +137,9 @@ func (w Writer) WriteDir(e *render.Engine, dir string) (*render.Result, error) {
 		var names []string
 		var err error
 		res, err = eachFile(e, func(o objectFile) error {
+			if err := w.stopped(); err != nil {
+				return err
+			}
 			names = append(names, o.name)
 			return writeFile(fsys, tmp, o.name, o.text)
 		})
@@ -160,12 +163,16 @@ func writeFile(fsys afero.Fs, root, name string, text []byte) error {
 }
 
 // replaceDirWith has fill write into a temporary sibling of dir, then swaps
-// it in with renames; dir is untouched when fill fails, and when w may not
-// replace it (checkDir), before fill and again just before the swap.
+// it in with renames; dir is untouched when fill fails, when w may not
+// replace it (checkDir), before fill and again just before the swap, and
+// when w is stopped before the swap. The sibling is removed in every case.
 func (w Writer) replaceDirWith(dir string, fill func(tmp string) error) error {
 	fsys := w.fs()
 	dir = filepath.Clean(dir)
 	if err := w.checkDir(dir); err != nil {
+		return err
+	}
+	if err := w.stopped(); err != nil {
 		return err
 	}
 	parent := filepath.Dir(dir)
@@ -184,6 +191,9 @@ func (w Writer) replaceDirWith(dir string, fill func(tmp string) error) error {
 		return err
 	}
 	if err := w.checkDir(dir); err != nil { // changed while rendering
+		return err
+	}
+	if err := w.stopped(); err != nil {
 		return err
 	}
 	old := ""

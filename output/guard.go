@@ -31,6 +31,10 @@ type Guard struct {
 	// -o must neither be nor hold; "" is the process's working directory.
 	WorkDir string
 	Inputs  []Input
+	// Profile is the profile's file as given: when DIR holds other
+	// renders' directories (-o rendered, a slip for -o rendered/prod), the
+	// one named after it is the one suggested.
+	Profile string
 }
 
 // Input is a file or directory the render reads.
@@ -95,7 +99,16 @@ func (w Writer) checkDir(dir string) error {
 	if !exists {
 		return nil
 	}
-	return checkOwned(fsys, dir)
+	return checkOwned(fsys, dir, w.Guard.profileName())
+}
+
+// profileName is the profile's file name without its extension, or "".
+func (g Guard) profileName() string {
+	if g.Profile == "" || g.Profile == "-" {
+		return ""
+	}
+	base := filepath.Base(g.Profile)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 func dirError(dir, format string, args ...any) error {
@@ -169,12 +182,12 @@ func within(p, dir string) bool {
 
 // checkOwned refuses a DIR that holds anything its marker does not list:
 // an empty DIR, or one holding only files krender wrote, may be replaced.
-func checkOwned(fsys afero.Fs, dir string) error {
+func checkOwned(fsys afero.Fs, dir, profile string) error {
 	entries, modes, err := listDir(fsys, dir)
 	if err != nil || len(entries) == 0 {
 		return err
 	}
-	if err := checkMarked(dir, entries, modes); err != nil {
+	if err := checkMarked(dir, entries, modes, profile); err != nil {
 		return err
 	}
 	owned, err := readMarker(fsys, dir)
@@ -216,18 +229,19 @@ func listDir(fsys afero.Fs, dir string) ([]string, map[string]fs.FileMode, error
 
 // checkMarked refuses a non-empty DIR that is not krender's by its marker:
 // one holding a Git repository, another render's output, or no marker file.
-func checkMarked(dir string, entries []string, modes map[string]fs.FileMode) error {
+func checkMarked(dir string, entries []string, modes map[string]fs.FileMode, profile string) error {
 	for _, e := range entries {
 		if path.Base(e) == ".git" {
 			return dirError(dir, "the output directory holds %s, a Git repository's data, which krender did not write; krender replaces DIR whole and would delete it: give a directory of its own", e)
 		}
 	}
 	mode, hasMarker := modes[Marker]
-	for _, e := range entries { // -o rendered, a slip for -o rendered/prod
-		if sub, ok := strings.CutSuffix(e, "/"+Marker); ok && !hasMarker {
-			return dirError(dir, "the output directory holds %s/, another render's output (it has its own %s); krender replaces DIR whole and would delete it: did you mean -o %s?",
-				sub, Marker, path.Join(filepath.ToSlash(dir), sub))
+	if sub := otherRender(entries); sub != "" && !hasMarker { // -o rendered, a slip for -o rendered/prod
+		if profile == "" {
+			profile = sub
 		}
+		return dirError(dir, "the output directory holds %s/, another render's output (it has its own %s); krender replaces DIR whole and would delete it: did you mean -o %s?",
+			sub, Marker, path.Join(filepath.ToSlash(dir), profile))
 	}
 	if !hasMarker {
 		return dirError(dir, "the output directory holds %s and has no %s, so krender did not write it; krender replaces DIR whole and would delete %s: "+
@@ -237,6 +251,17 @@ func checkMarked(dir string, entries []string, modes map[string]fs.FileMode) err
 		return dirError(dir, "the output directory's %s is not a file krender wrote: give a new or empty directory", Marker)
 	}
 	return nil
+}
+
+// otherRender is the first directory of entries that has a marker of its
+// own, or "".
+func otherRender(entries []string) string {
+	for _, e := range entries {
+		if sub, ok := strings.CutSuffix(e, "/"+Marker); ok {
+			return sub
+		}
+	}
+	return ""
 }
 
 // describe names the first of entries and counts the rest.

@@ -140,3 +140,28 @@ func TestOwnershipCheckedAgainBeforeTheSwap(t *testing.T) {
 	}
 	noTemporaries(t, mem, ".", "out")
 }
+
+// -o rendered, where rendered holds other renders' directories, suggests
+// the one named after the profile, not the first in the listing.
+func TestOtherRendersSuggestTheProfilesDirectory(t *testing.T) {
+	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
+	for profile, want := range map[string]string{
+		"profiles/prod.yaml": "holds dev/, another render's output (it has its own .krender-output); krender replaces DIR whole and would delete it: did you mean -o rendered/prod?",
+		"stg.yml":            "did you mean -o rendered/stg?",
+		"":                   "did you mean -o rendered/dev?", // no profile known: the first
+	} {
+		mem := afero.NewMemMapFs()
+		for _, env := range []string{"dev", "stg"} {
+			if err := afero.WriteFile(mem, "rendered/"+env+"/"+Marker, []byte("configmap-a.yaml\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := afero.WriteFile(mem, "rendered/"+env+"/configmap-a.yaml", []byte("a\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := (Writer{FS: mem, Guard: Guard{Profile: profile}}).WriteDir(e, "rendered")
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("profile %q: %v, want it to end %q", profile, err, want)
+		}
+	}
+}

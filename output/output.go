@@ -5,6 +5,7 @@
 package output
 
 import (
+	"context"
 	"io"
 
 	"github.com/spf13/afero"
@@ -23,6 +24,11 @@ type Writer struct {
 	// Guard is what -o DIR must not replace besides files krender did not
 	// write; the zero value guards the process's working directory.
 	Guard Guard
+	// Context stops a write at the next file when it is cancelled (the
+	// CLI cancels it on SIGINT and SIGTERM): what the write created is
+	// removed, DIR stays as it was, and the error is context.Cause. nil:
+	// never stopped.
+	Context context.Context
 }
 
 var osFS = afero.NewOsFs()
@@ -32,6 +38,14 @@ func (w Writer) fs() afero.Fs {
 		return osFS
 	}
 	return w.FS
+}
+
+// stopped is why the write must stop, or nil while it may go on.
+func (w Writer) stopped() error {
+	if w.Context == nil || w.Context.Err() == nil {
+		return nil
+	}
+	return context.Cause(w.Context)
 }
 
 func (w Writer) spoolMemory() int {

@@ -50,6 +50,9 @@ func (w Writer) WriteStream(e *render.Engine, out io.Writer) (*render.Result, er
 	var size atomic.Int64
 	encode := func(s *manifest.Set) (encoded, error) { return encodeSet(s, &size) }
 	res, err := render.Map(e, encode, func(u encoded) error {
+		if err := w.stopped(); err != nil {
+			return err
+		}
 		if len(u.body) == 0 {
 			return nil
 		}
@@ -62,6 +65,9 @@ func (w Writer) WriteStream(e *render.Engine, out io.Writer) (*render.Result, er
 		_, err := sp.Write(u.body)
 		return err
 	})
+	if err == nil {
+		err = w.stopped() // nothing reaches out once stopped
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@
 package render
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -176,7 +177,15 @@ func namespaceStage(p *profiles.Profile, given string, check Stage) (namespace.S
 	ns := namespace.Stage{Namespace: given, Notes: check != nil}
 	var err error
 	if ns.Namespace != "" {
-		err = namespace.Check(ns.Namespace, filepos.Pos{File: "--namespace"})
+		// A flag's value has no file:line:col: stated as the other flags'
+		// errors are, not as a position.
+		if e := namespace.Check(ns.Namespace, filepos.Pos{}); e != nil {
+			var fe *filepos.Error
+			if errors.As(e, &fe) {
+				return ns, fmt.Errorf("--namespace: %s", fe.Msg)
+			}
+			return ns, e
+		}
 	} else if ns.Namespace = p.Namespace.Value; ns.Namespace != "" {
 		err = namespace.Check(ns.Namespace, p.Namespace.Pos)
 	}

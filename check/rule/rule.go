@@ -77,7 +77,7 @@ var table = []Rule{
 	{ID: istio.RuleHoldAdded, Severity: filepos.Info,
 		Summary: "krender set holdApplicationUntilProxyStarts on a pod whose container writes /etc/hosts next to an istio sidecar",
 		Fix:     "nothing to do; better, use hostAliases and stop writing /etc/hosts"},
-	{ID: inject.RuleUnused, Severity: filepos.Info,
+	{ID: inject.RuleUnused, Severity: filepos.Warning,
 		Summary: "an inject entry of the profile that changed no object",
 		Fix:     "check the entry's selector and target, or remove it"},
 	{ID: zones.RuleSplitTarget, Severity: filepos.Warning,

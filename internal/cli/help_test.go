@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/userfs"
 )
 
@@ -100,5 +101,36 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", args, code, out.String(), errb.String(), want)
 		}
+	}
+}
+
+// TestVerboseUsageNamesWhatItAdds: -v's usage, shown by every command's
+// --help, names each finding check reports only under -v, and does not
+// claim that check reports every info note without it.
+func TestVerboseUsageNamesWhatItAdds(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"check", "--help"}, &out, io.Discard, userfs.Dir("../.."), afero.NewMemMapFs()); code != 0 {
+		t.Fatalf("check --help: exit %d", code)
+	}
+	var usage string
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.Contains(line, "--verbose") {
+			usage = line
+		}
+	}
+	n := 0
+	for _, r := range rule.All() {
+		if r.VerboseOnly {
+			n++
+			if !strings.Contains(usage, r.ID) {
+				t.Errorf("check --help: %q does not name %s, which check reports only with -v", usage, r.ID)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no rule is reported only under -v: the test no longer tests anything")
+	}
+	if strings.Contains(usage, "always reports") {
+		t.Errorf("check --help: %q says check always reports its info notes", usage)
 	}
 }

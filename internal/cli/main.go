@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
+	"github.com/krender/krender/check/rule"
 	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
@@ -55,7 +57,9 @@ func Main(v verdict.Validator) int {
 			return exitError
 		}
 	}
-	return execute(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	h.signals = true
+	return h.execute()
 }
 
 // tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
@@ -123,6 +127,11 @@ type host struct {
 	held []byte
 	// afterStage sees every stage's output (tests; action.Options).
 	afterStage func(stage string, s *manifest.Set)
+	// ctx is the run's context (tests cancel it); signals: commands that
+	// write cancel it on SIGINT and SIGTERM (interruptible), which only
+	// the process's own run does.
+	ctx     context.Context
+	signals bool
 }
 
 // masked holds w's output back until the command is done and masks the
@@ -144,21 +153,36 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 // execute runs one command line. Templates and profiles are read from fsys;
 // -o DIR, --check DIR and the spool of a large stream go through outFS; env
 // is what --set-env reads. A panic below it is an internal error.
-func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
+func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
+	return newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env).execute()
+}
+
+// newHost is the host of one command line, in the background context and
+// without signal handling.
+func newHost(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) *host {
+	return &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after, ctx: context.Background()}
+}
+
+// execute runs h's command line and returns its exit status.
+func (h *host) execute() (code int) {
+	stderr := h.rawStderr
 	defer func() {
 		if r := recover(); r != nil {
 			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
 		}
 	}()
-	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after}
 	errw := h.masked(stderr)
 	defer errw.Flush()
 	h.stderr = errw
 	root := newRoot(h)
-	root.SetArgs(args)
+	root.SetArgs(h.args)
 	err := root.Execute()
 	var status exitStatus // a delegated command's
+	var stop interrupted
 	switch {
+	case errors.As(err, &stop):
+		fmt.Fprintf(errw, "krender: %v\n", stop)
+		return stop.status()
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errFindings):
@@ -192,7 +216,7 @@ func newRoot(h *host) *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	// Taking -v here leaves cobra's --version long-only.
-	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", "print info notes as well as warnings (render; check always reports them)")
+	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", verboseUsage())
 	root.SetOut(h.stdout)
 	root.SetErr(h.stderr)
 	root.SetFlagErrorFunc(flagError)
@@ -212,6 +236,19 @@ func newRoot(h *host) *cobra.Command {
 		}
 	}
 	return root
+}
+
+// verboseUsage says what -v adds to each command: check reports info
+// notes without it, but not the findings only a reviewer asks for.
+func verboseUsage() string {
+	var only []string
+	for _, r := range rule.All() {
+		if r.VerboseOnly {
+			only = append(only, r.ID)
+		}
+	}
+	return "render: print info notes as well as warnings; check (which reports info notes without it): add the " +
+		strings.Join(only, ", ") + " findings"
 }
 
 // flagError adds a did-you-mean to an unknown flag (cobra suggests
@@ -316,9 +353,11 @@ func renderCmd(h *host) *cobra.Command {
 
   # One tenant into namespace shop, with a variable set and a CI secret (never printed)
   krender render -p profiles/prod.yaml -t tenant-a -n shop --set LOG_LEVEL=debug --set-env IMAGE_TAG templates/ | kubectl apply -f -`,
-		RunE: func(c *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) (err error) {
+			ctx, stop := h.interruptible()
+			defer func() { err = stop(err) }()
 			o.Paths, o.Stdin = args, h.stdin
-			w := output.Writer{FS: outFS}
+			w := output.Writer{FS: outFS, Context: ctx}
 			if err := checkOutputFlags(&w, out, check, update, c.Flags().Changed("output")); err != nil {
 				return err
 			}
@@ -327,6 +366,7 @@ func renderCmd(h *host) *cobra.Command {
 				return err
 			}
 			w.Guard = h.guard(e, o.Paths)
+			w.Guard.Profile = o.Profile
 			var res *render.Result
 			switch {
 			case check != "" && update:
@@ -360,8 +400,8 @@ func checkOutputFlags(w *output.Writer, out, check string, update, outGiven bool
 	if update && check == "" {
 		return fmt.Errorf("--update goes with --check DIR")
 	}
-	if check != "" && outGiven {
-		return fmt.Errorf("-o goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)")
+	if check != "" && outGiven && out != "-" { // -o -, the default, said aloud
+		return fmt.Errorf("-o %s goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)", out)
 	}
 	if check == "" && out != "-" {
 		return w.CheckFormatWord(out)

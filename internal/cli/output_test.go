@@ -63,7 +63,14 @@ func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 		"is inside the templates directory manifests")
 	refused("the templates' parent through a link", []string{"render", "-p", "p.yaml", "-o", filepath.Join(dir, "alias", ".."), "manifests"},
 		"holds the templates directory manifests")
-	refused("--check with -o -", []string{"render", "-p", "p.yaml", "--check", out, "-o", "-", "manifests"}, "-o goes without --check")
+	refused("--check with -o DIR", []string{"render", "-p", "p.yaml", "--check", out, "-o", filepath.Join(dir, "other"), "manifests"}, "-o "+filepath.Join(dir, "other")+" goes without --check")
+	// -o - is the default: said aloud, it changes nothing.
+	for _, args := range [][]string{{"--check", out, "-o", "-"}, {"-o", "-", "--check", out}, {"--check", out}} {
+		args = append([]string{"render", "-p", "p.yaml"}, append(args, "manifests")...)
+		if stdout, errs, code := runIn(t, dir, args...); code != 0 || stdout != "" || errs != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 0 and nothing printed", args, code, stdout, errs)
+		}
+	}
 
 	// The refusals changed nothing: the directory is still krender's.
 	if _, errs, code := runIn(t, dir, append(args[:len(args):len(args)], "--set", "V=two")...); code != 0 {
@@ -71,5 +78,25 @@ func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(out, "t1", "configmap-a.yaml")); err != nil || !strings.Contains(string(b), "v: two") {
 		t.Fatalf("not rewritten: %q, %v", b, err)
+	}
+}
+
+// TestOutputParentSuggestsTheProfilesDirectory: -o rendered, where
+// rendered/dev is the dev profile's render, suggests rendered/prod to a
+// render of the prod profile.
+func TestOutputParentSuggestsTheProfilesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"profiles/dev.yaml":  "vars: {V: one}\n",
+		"profiles/prod.yaml": "vars: {V: two}\n",
+		"app.yaml":           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n",
+	})
+	rendered := filepath.Join(dir, "rendered") // -o goes through the real file system, from the process's directory
+	if _, errs, code := runIn(t, dir, "render", "-p", "profiles/dev.yaml", "-o", filepath.Join(rendered, "dev"), "app.yaml"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, errs, code := runIn(t, dir, "render", "-p", "profiles/prod.yaml", "-o", rendered, "app.yaml")
+	if want := "did you mean -o " + filepath.ToSlash(filepath.Join(rendered, "prod")) + "?\n"; code != 2 || !strings.HasSuffix(errs, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and a message ending %q", code, errs, want)
 	}
 }
