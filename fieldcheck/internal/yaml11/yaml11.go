@@ -49,11 +49,8 @@ func plainString(s string) bool {
 	switch {
 	case s == "" || s == "<<" || s == "~":
 		return false
-	case s[0] == '.' || len(s) > 1 && (s[0] == '+' || s[0] == '-') && s[1] == '.':
-		// An untagged plain -.inf prints as it is: a float in YAML 1.1.
-		_, err := strconv.ParseFloat(s, 64)
-		rest := strings.ToLower(strings.TrimLeft(s, "+-"))
-		return err != nil && !strings.HasPrefix(rest, ".inf") && !strings.HasPrefix(rest, ".nan")
+	case strings.HasPrefix(strings.TrimLeft(s, "+-"), "."):
+		return !dotNumber(s)
 	case s[0] == '+' || s[0] == '-' || '0' <= s[0] && s[0] <= '9':
 		return !yaml11Number(s)
 	}
@@ -65,6 +62,15 @@ func plainString(s string) bool {
 		return false
 	}
 	return true
+}
+
+// dotNumber: s, which starts with a dot after any sign, is (or might be)
+// a float in YAML 1.1: .5, .inf, and -.inf, which an untagged plain scalar
+// prints as it is. A leading + is a doubt, as in yaml11Number.
+func dotNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	rest := strings.ToLower(strings.TrimLeft(s, "+-"))
+	return err == nil || s[0] == '+' || strings.HasPrefix(rest, ".inf") || strings.HasPrefix(rest, ".nan")
 }
 
 // yaml11Number: s, which starts with a sign or a digit, is (or might be)
