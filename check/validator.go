@@ -35,7 +35,7 @@ func (c *ctx) fields(o *manifest.Object) ([]verdict.Problem, error) {
 // in custom workload o.
 func (c *ctx) podTemplate(o *manifest.Object, path []string) ([]verdict.Problem, error) {
 	n := manifest.Lookup(o.Node, path...)
-	if n == nil || n.Kind != yaml.MappingNode || fastpath.PodTemplate(n) {
+	if n == nil || n.Kind != yaml.MappingNode || fastpath.PodTemplate(o, path) {
 		return nil, nil
 	}
 	if c.v == nil {

@@ -126,7 +126,8 @@ func agree(t testing.TB, tg target, what string) bool {
 	}
 	var fast bool
 	if tg.path != nil {
-		fast = fastpath.PodTemplate(root)
+		fast = fastpath.PodTemplate(tg.o, tg.path)
+		root = fieldcheck.PrintedIn(tg.o.Node, tg.path, root)
 	} else {
 		// A mutation may have changed the kind: judge by the kind now written.
 		judged, clean := fastpath.Object(tg.o)

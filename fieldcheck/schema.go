@@ -96,8 +96,23 @@ func CheckPodTemplate(o *manifest.Object, path []string) ([]Problem, error) {
 	if err := o.CheckNodes(); err != nil {
 		return nil, err
 	}
-	return decodeStrict(fastpath.PodTemplate(n), n, func() any { return &corev1.PodTemplateSpec{} },
+	return decodeStrict(fastpath.PodTemplate(o, path), printedIn(o.Node, path, n), func() any { return &corev1.PodTemplateSpec{} },
 		strings.Join(path, ".")+".", "the PodTemplateSpec of "+o.APIVersion()+" "+o.Kind()), nil
+}
+
+// printedIn is the node n at path in root as root prints it: in flow
+// style where a flow collection holds it, which changes how some scalars
+// print (an empty null as an empty string). Problems still name n's nodes.
+func printedIn(root *yaml.Node, path []string, n *yaml.Node) *yaml.Node {
+	for _, key := range path {
+		if root.Style&yaml.FlowStyle != 0 {
+			flow := *n
+			flow.Style |= yaml.FlowStyle
+			return &flow
+		}
+		root = manifest.Lookup(root, key)
+	}
+	return n
 }
 
 // decodeStrict decodes root into a new obj as the API server's strict

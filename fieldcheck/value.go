@@ -19,20 +19,21 @@ import (
 // sure of (the same doubts as the fast path's, and strings a YAML 1.1
 // parser could read differently): then JSON is the way.
 func Value(n *yaml.Node) (any, bool) {
-	return value(n, 0)
+	return value(n, 0, false)
 }
 
-func value(n *yaml.Node, depth int) (any, bool) {
+// value is n's value, depth deep and in a flow collection or not.
+func value(n *yaml.Node, depth int, flow bool) (any, bool) {
 	if depth > yaml11.MaxDepth || n.Kind == yaml.AliasNode || n.Anchor != "" || !yaml11.KnownTag(n) {
 		return nil, false
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		return mapValue(n, depth)
+		return mapValue(n, depth, yaml11.Flow(n, flow))
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, item := range n.Content {
-			v, ok := value(item, depth+1)
+			v, ok := value(item, depth+1, yaml11.Flow(n, flow))
 			if !ok {
 				return nil, false
 			}
@@ -40,12 +41,13 @@ func value(n *yaml.Node, depth int) (any, bool) {
 		}
 		return out, true
 	case yaml.ScalarNode:
-		return scalarValue(n)
+		return scalarValue(n, flow)
 	}
 	return nil, false
 }
 
-func mapValue(n *yaml.Node, depth int) (any, bool) {
+// mapValue: flow says whether n's keys and values are in a flow collection.
+func mapValue(n *yaml.Node, depth int, flow bool) (any, bool) {
 	if len(n.Content)%2 != 0 {
 		return nil, false
 	}
@@ -58,7 +60,7 @@ func mapValue(n *yaml.Node, depth int) (any, bool) {
 		if _, dup := out[name]; dup {
 			return nil, false
 		}
-		v, ok := value(n.Content[i+1], depth+1)
+		v, ok := value(n.Content[i+1], depth+1, flow)
 		if !ok {
 			return nil, false
 		}
@@ -67,9 +69,9 @@ func mapValue(n *yaml.Node, depth int) (any, bool) {
 	return out, true
 }
 
-func scalarValue(n *yaml.Node) (any, bool) {
+func scalarValue(n *yaml.Node, flow bool) (any, bool) {
 	switch {
-	case yaml11.IsNull(n):
+	case yaml11.IsNull(n, flow):
 		return nil, true
 	case yaml11.IsBool(n):
 		return n.Value == "true", true

@@ -44,14 +44,26 @@ func DefaultLimits() Limits { return defaultLimits }
 
 var defaultLimits = Limits{
 	FileBytes:     8 << 20,
-	InputBytes:    16 << 20,
+	InputBytes:    inputBytes,
 	DocumentBytes: 2 << 20, // etcd stores objects of at most 1.5 MiB
 	Documents:     (8 << 20) / MinDocumentBytes,
 	Nodes:         (2 << 20) / OrdinaryBytesPerNode,
-	InputNodes:    (16 << 20) / OrdinaryBytesPerNode,
+	InputNodes:    inputBytes / OrdinaryBytesPerNode,
 	Depth:         1_000,
-	Objects:       (16 << 20) / MinDocumentBytes,
+	Objects:       outputBytes / MinDocumentBytes,
 }
+
+// inputBytes is what a run holds parsed, once per unit in flight and once
+// for the templates: the most whose densest accepted input (inputNodes in
+// hashed ConfigMaps, with tenants) renders under a 2 GiB address-space
+// limit, which a Go program's own reservations leave well under 1 GiB of
+// heap. 8 MiB did not (docs/limits.md, Peak memory).
+const inputBytes = 6 << 20
+
+// outputBytes sets limits.objects: output streams, so a render's objects
+// cost time rather than memory (a fleet of 5,000 tenants × 42 objects
+// renders in 150 MB), and the limit stays where 16 MiB of templates put it.
+const outputBytes = 16 << 20
 
 // OrdinaryBytesPerNode is the fewest bytes a node takes in ordinary YAML:
 // block style as kubectl, Helm and kustomize write it. The densest manifests

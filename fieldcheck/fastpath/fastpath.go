@@ -36,22 +36,40 @@ func Object(o *manifest.Object) (judged, clean bool) {
 	if !ok {
 		return false, false
 	}
-	return true, cleanNode(o.Node, t, 0)
+	return true, cleanNode(o.Node, t, at{})
 }
 
-// PodTemplate: the pod template mapping at n surely decodes cleanly into
-// a core/v1 PodTemplateSpec.
-func PodTemplate(n *yaml.Node) bool {
-	return n != nil && cleanNode(n, kubeapi.PodTemplateSpecType(), 0)
+// PodTemplate: the pod template mapping at path in o surely decodes
+// cleanly into a core/v1 PodTemplateSpec, printed as o prints it (in a
+// flow collection, when one holds it).
+func PodTemplate(o *manifest.Object, path []string) bool {
+	n, flow := o.Node, false
+	for _, key := range path {
+		flow = yaml11.Flow(n, flow)
+		if n = manifest.Lookup(n, key); n == nil {
+			return false
+		}
+	}
+	return cleanNode(n, kubeapi.PodTemplateSpecType(), at{flow: flow})
 }
+
+// at is where a node is: how deep, and whether inside a flow collection,
+// where the printer writes some scalars otherwise (yaml11.IsNull).
+type at struct {
+	depth int
+	flow  bool
+}
+
+// in is where the children of n are.
+func (c at) in(n *yaml.Node) at { return at{c.depth + 1, yaml11.Flow(n, c.flow)} }
 
 // cleanNode reports whether n surely decodes into a t with no error and no
 // strict decoding error.
-func cleanNode(n *yaml.Node, t kubeapi.Type, depth int) bool {
-	if depth > yaml11.MaxDepth || !yaml11.Plain(n) {
+func cleanNode(n *yaml.Node, t kubeapi.Type, c at) bool {
+	if c.depth > yaml11.MaxDepth || !yaml11.Plain(n) {
 		return false
 	}
-	if yaml11.IsNull(n) {
+	if yaml11.IsNull(n, c.flow) {
 		return nullOK(t)
 	}
 	for t.Kind() == kubeapi.PointerType {
@@ -63,20 +81,20 @@ func cleanNode(n *yaml.Node, t kubeapi.Type, depth int) bool {
 	case kubeapi.IntOrStringType:
 		return yaml11.IsString(n) || yaml11.FitsInt(n, 32)
 	case kubeapi.RawExtensionType, kubeapi.FieldsV1Type, kubeapi.AnyType:
-		return cleanAny(n, depth)
+		return cleanAny(n, c)
 	}
-	return cleanKind(n, t, depth)
+	return cleanKind(n, t, c)
 }
 
-func cleanKind(n *yaml.Node, t kubeapi.Type, depth int) bool {
+func cleanKind(n *yaml.Node, t kubeapi.Type, c at) bool {
 	switch t.Kind() {
 	case kubeapi.StructType:
-		return n.Kind == yaml.MappingNode && cleanStruct(n, t, depth)
+		return n.Kind == yaml.MappingNode && cleanStruct(n, t, c.in(n))
 	case kubeapi.MapType:
 		return n.Kind == yaml.MappingNode && t.TextKeys() &&
-			cleanPairs(n, func(v *yaml.Node) bool { return cleanNode(v, t.Elem(), depth+1) })
+			cleanPairs(n, func(v *yaml.Node) bool { return cleanNode(v, t.Elem(), c.in(n)) })
 	case kubeapi.SliceType:
-		return n.Kind == yaml.SequenceNode && cleanItems(n, func(v *yaml.Node) bool { return cleanNode(v, t.Elem(), depth+1) })
+		return n.Kind == yaml.SequenceNode && cleanItems(n, func(v *yaml.Node) bool { return cleanNode(v, t.Elem(), c.in(n)) })
 	case kubeapi.BytesType:
 		return base64Text(n)
 	}
@@ -108,7 +126,8 @@ func nullOK(t kubeapi.Type) bool {
 	return t.Kind() != kubeapi.OwnDecoderType && t.Kind() != kubeapi.InvalidType
 }
 
-func cleanStruct(n *yaml.Node, t kubeapi.Type, depth int) bool {
+// cleanStruct: c is where n's fields are.
+func cleanStruct(n *yaml.Node, t kubeapi.Type, c at) bool {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name, ok := yaml11.KeyText(n.Content[i])
 		if !ok {
@@ -119,12 +138,12 @@ func cleanStruct(n *yaml.Node, t kubeapi.Type, depth int) bool {
 		case duplicate(n, i, name):
 			return false
 		case !ok && directive(name):
-			if !cleanAny(n.Content[i+1], depth+1) {
+			if !cleanAny(n.Content[i+1], c) {
 				return false
 			}
 		case !ok:
 			return false // unknown or ambiguous: the JSON path says which
-		case !cleanNode(n.Content[i+1], ft, depth+1):
+		case !cleanNode(n.Content[i+1], ft, c):
 			return false
 		}
 	}
@@ -161,18 +180,18 @@ func cleanItems(n *yaml.Node, ok func(*yaml.Node) bool) bool {
 
 // cleanAny: n converts to JSON without surprises (what a RawExtension or
 // an interface takes as it comes).
-func cleanAny(n *yaml.Node, depth int) bool {
-	if depth > yaml11.MaxDepth || !yaml11.Plain(n) {
+func cleanAny(n *yaml.Node, c at) bool {
+	if c.depth > yaml11.MaxDepth || !yaml11.Plain(n) {
 		return false
 	}
-	next := func(v *yaml.Node) bool { return cleanAny(v, depth+1) }
+	next := func(v *yaml.Node) bool { return cleanAny(v, c.in(n)) }
 	switch n.Kind {
 	case yaml.MappingNode:
 		return cleanPairs(n, next)
 	case yaml.SequenceNode:
 		return cleanItems(n, next)
 	case yaml.ScalarNode:
-		return yaml11.IsNull(n) || yaml11.IsString(n) || yaml11.IsBool(n) || yaml11.IsInt(n) || yaml11.IsFloat(n)
+		return yaml11.IsNull(n, c.flow) || yaml11.IsString(n) || yaml11.IsBool(n) || yaml11.IsInt(n) || yaml11.IsFloat(n)
 	}
 	return false
 }

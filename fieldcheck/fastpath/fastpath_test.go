@@ -1,8 +1,11 @@
 package fastpath_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/fieldcheck/fastpath"
 	"github.com/krender/krender/manifest"
@@ -117,14 +120,56 @@ func TestBytesAndAny(t *testing.T) {
 
 func TestPodTemplate(t *testing.T) {
 	o := parse(t, deployment)
-	tmpl := manifest.Lookup(o.Node, "spec", "template")
-	if !fastpath.PodTemplate(tmpl) {
+	if !fastpath.PodTemplate(o, []string{"spec", "template"}) {
 		t.Errorf("the Deployment's template is not clean")
 	}
-	if fastpath.PodTemplate(manifest.Lookup(o.Node, "spec")) {
+	if fastpath.PodTemplate(o, []string{"spec"}) {
 		t.Errorf("the Deployment's spec is a clean pod template")
 	}
-	if fastpath.PodTemplate(nil) {
+	if fastpath.PodTemplate(o, []string{"spec", "nothing"}) {
 		t.Errorf("no template is a clean one")
+	}
+}
+
+// TestEmptyNullInFlow: an empty plain scalar tagged !!null is null in a
+// block collection, and printed quoted, an empty string, in a flow one, however
+// the flow collection around it came to be.
+func TestEmptyNullInFlow(t *testing.T) {
+	const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n  - name: a\n    image: b\n    command:\n    - x\n    -\n    %s\n"
+	for _, c := range []struct {
+		field string
+		clean bool
+	}{
+		{"terminationMessagePath:", true},                  // null leaves the string empty
+		{"ports: [{containerPort: 1, hostPort: }]", false}, // '' is no int32
+		{"ports: [{containerPort: 1, hostPort: ~}]", true},
+		{"ports:\n    - {containerPort: 1}\n    - containerPort: 2\n      hostPort:", true},
+	} {
+		o := parse(t, fmt.Sprintf(pod, c.field))
+		if _, clean := fastpath.Object(o); clean != c.clean {
+			t.Errorf("%s: clean %v, want %v", c.field, clean, c.clean)
+		}
+	}
+	// A flow sequence the parser did not write: a stage's, or a mutation's.
+	o := parse(t, fmt.Sprintf(pod, "ports:\n    - containerPort: 2\n      hostPort:"))
+	if _, clean := fastpath.Object(o); !clean {
+		t.Fatalf("an empty hostPort in block style is not clean")
+	}
+	manifest.Lookup(o.Node, "spec", "containers").Style = yaml.FlowStyle
+	if _, clean := fastpath.Object(o); clean {
+		t.Errorf("an empty hostPort in a flow sequence of containers is clean: it prints as ''")
+	}
+	// The template of a custom workload held in a flow mapping.
+	w := parse(t, "apiVersion: x.io/v1\nkind: W\nspec:\n  template: {spec: {containers: [{name: a, image: b, ports: [{containerPort: 1, hostPort: }]}]}}\n")
+	if fastpath.PodTemplate(w, []string{"spec", "template"}) {
+		t.Errorf("a pod template in a flow mapping with an empty hostPort is clean: it prints as ''")
+	}
+	w = parse(t, "apiVersion: x.io/v1\nkind: W\nspec:\n  template:\n    spec:\n      containers:\n      - {name: a, image: b}\n      - name: c\n        image: d\n        ports:\n        - containerPort: 1\n          hostPort:\n")
+	if !fastpath.PodTemplate(w, []string{"spec", "template"}) {
+		t.Fatalf("a pod template with an empty hostPort in block style is not clean")
+	}
+	manifest.Lookup(w.Node, "spec").Style = yaml.FlowStyle
+	if fastpath.PodTemplate(w, []string{"spec", "template"}) {
+		t.Errorf("a pod template in a flow mapping a stage made, with an empty hostPort, is clean: it prints as ''")
 	}
 }

@@ -247,28 +247,33 @@ var worstCases = map[string]func(t *testing.T, dir string){
 	},
 	// limits.inputBytes in ConfigMaps of one scalar each, six tenants.
 	"worst-accepted-text": func(t *testing.T, dir string) {
-		write("args", "render -p profile.yaml a.yaml b.yaml\n")(t, dir)
+		write("args", "render -p profile.yaml a.yaml\n")(t, dir)
 		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
-		for _, f := range []string{"a.yaml", "b.yaml"} {
-			var docs []string
-			for i := range 4 {
-				docs = append(docs, fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s%d}\ndata:\n  k: %s\n", f[:1], i, strings.Repeat("x", 2<<20-200)))
-			}
-			write(f, strings.Join(docs, "---\n"))(t, dir)
+		var docs []string
+		for i := range manifest.DefaultLimits().InputBytes / (2 << 20) {
+			docs = append(docs, fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a%d}\ndata:\n  k: %s\n", i, strings.Repeat("x", 2<<20-200)))
 		}
+		write("a.yaml", strings.Join(docs, "---\n"))(t, dir)
 	},
 	// limits.inputNodes in hashed ConfigMaps near limits.nodes, six tenants.
 	"worst-accepted": func(t *testing.T, dir string) {
 		write("args", "render -p profile.yaml dense.yaml\n")(t, dir)
 		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
-		d := manifest.DefaultLimits()
-		var items []int
-		for left := d.InputNodes - 100; left > 100; { // 13 nodes of each document are not items
-			n := min(left, d.Nodes) - 20
-			items, left = append(items, n), left-n-20
-		}
-		write("dense.yaml", flowDocs("data:\n  k:", items...))(t, dir)
+		text, _ := denseConfigMaps(manifest.DefaultLimits())
+		write("dense.yaml", text)(t, dir)
 	},
+}
+
+// denseConfigMaps are ConfigMaps of flow sequences, each near limits.nodes,
+// up to limits.inputNodes: the accepted input that takes most memory, and
+// how many documents it has.
+func denseConfigMaps(d manifest.Limits) (string, int) {
+	var items []int
+	for left := d.InputNodes - 100; left > 100; { // 13 nodes of each document are not items
+		n := min(left, d.Nodes) - 20
+		items, left = append(items, n), left-n-20
+	}
+	return flowDocs("data:\n  k:", items...), len(items)
 }
 
 // TestWriteHostileInputs writes every hostile case, inputs generated, under

@@ -49,9 +49,8 @@ func plainString(s string) bool {
 	switch {
 	case s == "" || s == "<<" || s == "~":
 		return false
-	case s[0] == '.':
-		_, err := strconv.ParseFloat(s, 64)
-		return err != nil && !strings.HasPrefix(strings.ToLower(s), ".inf") && !strings.HasPrefix(strings.ToLower(s), ".nan")
+	case strings.HasPrefix(strings.TrimLeft(s, "+-"), "."):
+		return !dotNumber(s)
 	case s[0] == '+' || s[0] == '-' || '0' <= s[0] && s[0] <= '9':
 		return !yaml11Number(s)
 	}
@@ -63,6 +62,15 @@ func plainString(s string) bool {
 		return false
 	}
 	return true
+}
+
+// dotNumber: s, which starts with a dot after any sign, is (or might be)
+// a float in YAML 1.1: .5, .inf, and -.inf, which an untagged plain scalar
+// prints as it is. A leading + is a doubt, as in yaml11Number.
+func dotNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	rest := strings.ToLower(strings.TrimLeft(s, "+-"))
+	return err == nil || s[0] == '+' || strings.HasPrefix(rest, ".inf") || strings.HasPrefix(rest, ".nan")
 }
 
 // yaml11Number: s, which starts with a sign or a digit, is (or might be)
@@ -123,7 +131,8 @@ func digits(s string) bool {
 	return true
 }
 
-// IsString: n is a JSON string after the round trip.
+// IsString: n is a JSON string after the round trip, in a flow
+// collection or not.
 func IsString(n *yaml.Node) bool {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
 		return false
@@ -148,16 +157,26 @@ func ExactString(n *yaml.Node) bool {
 	return true
 }
 
-// IsNull: n is a JSON null after the round trip.
-func IsNull(n *yaml.Node) bool {
+// IsNull: n is a JSON null after the round trip, where flow says whether
+// it is printed inside a flow collection: there an empty plain scalar
+// cannot be written as it is, and the printer quotes it: an empty string.
+func IsNull(n *yaml.Node, flow bool) bool {
 	if n.Kind != yaml.ScalarNode || n.Style != 0 || n.ShortTag() != "!!null" {
 		return false
 	}
 	switch n.Value {
-	case "", "~", "null", "Null", "NULL":
+	case "":
+		return !flow
+	case "~", "null", "Null", "NULL":
 		return true
 	}
 	return false
+}
+
+// Flow: the children of n are printed in flow style, being inside a flow
+// collection (flow) or one itself.
+func Flow(n *yaml.Node, flow bool) bool {
+	return flow || n.Style&yaml.FlowStyle != 0
 }
 
 // IsBool: n is a JSON boolean after the round trip.
