@@ -27,23 +27,23 @@ test-unit: tools
 	$(BIN)/staticcheck -tags e2e ./...
 	KRENDER_REQUIRE_TOOLS=1 $(GO) test -count=1 ./...
 	# Tenants render concurrently: the race detector over the packages that run them.
-	$(GO) test -race -count=1 ./render/... ./output/... ./cmd/... ./internal/cli/... ./check/... ./inject/... ./yqexpr/...
+	$(GO) test -race -count=1 ./render/... ./files/output/... ./cmd/... ./cmd/internal/cli/... ./lint/check/... ./inject/... ./inject/yqexpr/...
 	$(MAKE) fuzz-run FUZZTIME=$(FUZZTIME_SHORT) FUZZMINIMIZE=2s
 
 # Go native fuzzing (docs/fuzzing.md): package:target. Seeds and every
 # failure found live in the package's testdata/fuzz/<target>/; plain
 # `go test` replays them.
 FUZZ := \
-	./subst/shellformat:FuzzShellFormat \
-	./profiles:FuzzProfile \
-	./internal/cli:FuzzRender \
-	./yqexpr:FuzzPlan \
-	./contenthash:FuzzStringDataSum \
+	./render/subst/shellformat:FuzzShellFormat \
+	./model/profiles:FuzzProfile \
+	./cmd/internal/cli:FuzzRender \
+	./inject/yqexpr:FuzzPlan \
+	./render/contenthash:FuzzStringDataSum \
 	./inject:FuzzFill \
-	./manifest:FuzzTextBounds \
-	./manifest:FuzzEmitter \
-	./crd:FuzzValidate \
-	./fieldcheck:FuzzFastPath
+	./model/manifest:FuzzTextBounds \
+	./model/manifest:FuzzEmitter \
+	./lint/crd:FuzzValidate \
+	./lint/fieldcheck:FuzzFastPath
 FUZZTIME_SHORT ?= 15s
 FUZZTIME ?= 10m
 FUZZMINIMIZE ?= 30s

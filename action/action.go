@@ -11,12 +11,12 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/files/loader"
+	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/loader"
-	"github.com/krender/krender/loadroot"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render"
 )
 

@@ -14,12 +14,12 @@ import (
 	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/namespace"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/redact"
-	"github.com/krender/krender/subst"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/namespace"
+	"github.com/krender/krender/render/redact"
+	"github.com/krender/krender/render/subst"
 )
 
 // Stage is one step of the pipeline. Stages change the set in place and

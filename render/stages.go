@@ -1,14 +1,14 @@
 package render
 
 import (
-	"github.com/krender/krender/contenthash"
-	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
-	"github.com/krender/krender/istio"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/subst"
-	"github.com/krender/krender/zones"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/contenthash"
+	"github.com/krender/krender/render/istio"
+	"github.com/krender/krender/render/subst"
+	"github.com/krender/krender/render/zones"
 )
 
 // buildStages is the pipeline, in order. Each stage is built once per run,
