@@ -18,7 +18,6 @@ import (
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
-	"github.com/krender/krender/render/contenthash/refs"
 )
 
 type fileDoc struct {
@@ -305,7 +304,7 @@ func (s *Substitution) check() error {
 		case f.Path.Value == "":
 			errs = append(errs, filepos.Errorf(f.Pos, "runtime field needs a path (like spec/scripts/body)"))
 		default:
-			keys, err := refs.SplitPath(f.Path.Value)
+			keys, err := manifest.SplitPath(f.Path.Value)
 			if err != nil {
 				errs = append(errs, filepos.Errorf(f.Path.Pos, "%v", err))
 			}

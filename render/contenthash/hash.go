@@ -81,7 +81,7 @@ func New(p profiles.Hash) (*Stage, error) {
 		case r.To.Value != refs.ConfigMap && r.To.Value != refs.Secret:
 			errs = append(errs, filepos.Errorf(firstKnown(r.To.Pos, entry), "hash reference to %q: want to: ConfigMap or to: Secret", r.To.Value))
 		default:
-			if _, err := refs.SplitPath(r.Path.Value); err != nil {
+			if _, err := manifest.SplitPath(r.Path.Value); err != nil {
 				errs = append(errs, filepos.Errorf(firstKnown(r.Path.Pos, entry), "%v", err))
 			}
 		}

@@ -4,12 +4,10 @@
 package refs
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v4"
-	"sigs.k8s.io/kustomize/kyaml/utils"
 
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
@@ -105,7 +103,7 @@ var mountedTrie = sync.OnceValue(func() *trie {
 	for _, v := range volumeRefs() {
 		if v.mounted {
 			r := v.Ref
-			r.keys, _ = SplitPath(r.Path) // fixed paths, never malformed
+			r.keys, _ = manifest.SplitPath(r.Path) // fixed paths, never malformed
 			root.insert(&r)
 		}
 	}
@@ -228,7 +226,7 @@ func (r *Ref) check() *filepos.Error {
 	if r.To != ConfigMap && r.To != Secret {
 		return filepos.Errorf(r.Pos, "hash reference to %q: want to: ConfigMap or to: Secret", r.To)
 	}
-	keys, err := SplitPath(r.Path)
+	keys, err := manifest.SplitPath(r.Path)
 	if err != nil {
 		return filepos.Errorf(r.Pos, "%v", err)
 	}
@@ -238,23 +236,6 @@ func (r *Ref) check() *filepos.Error {
 		r.Pod = r.Pod || strings.Join(keys[:len(p)], "/") == strings.Join(p, "/")
 	}
 	return nil
-}
-
-// SplitPath splits a kustomize field-spec path into keys (kyaml's splitter,
-// so `\/` escapes are read the same way).
-func SplitPath(path string) ([]string, error) {
-	if path == "" {
-		return nil, fmt.Errorf("hash reference needs a path (like spec/config/secretName)")
-	}
-	keys := utils.PathSplitter(path, "/")
-	for i, k := range keys {
-		k = strings.TrimSuffix(k, "[]")
-		if k == "" {
-			return nil, fmt.Errorf("path %q has an empty key", path)
-		}
-		keys[i] = k
-	}
-	return keys, nil
 }
 
 func (t *Table) add(r *Ref) {
