@@ -68,3 +68,12 @@ func Of(path string) (int, bool) {
 // and hack may import, whatever their place.
 var TestSupport = slices.IndexFunc(Table, func(l Layer) bool { return l.Name == "test support" })
 
+// Markdown is Table as docs/architecture.md prints it.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| Layer | Folders | Does |\n|---|---|---|\n")
+	for _, l := range Table {
+		b.WriteString("| " + l.Name + " | `" + strings.Join(l.Folders, "`, `") + "` | " + l.Does + " |\n")
+	}
+	return b.String()
+}
