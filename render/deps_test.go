@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // engine are the packages `krender render`, `vars`, `schema` and `version`
@@ -49,7 +51,7 @@ var heavy = []string{
 // one in.
 func TestEngineDependencies(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command is not on PATH: cannot list the engine's dependencies")
+		testtool.Missing(t, "the go command is not on PATH: cannot list the engine's dependencies")
 	}
 	args := append([]string{"list", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, engine...)
 	out, err := exec.Command("go", args...).Output()

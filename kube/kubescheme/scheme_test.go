@@ -1,10 +1,13 @@
 package kubescheme
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // TestEveryLifecyclePackageRegistered: every package of the libraries with
@@ -19,7 +22,7 @@ func TestEveryLifecyclePackageRegistered(t *testing.T) {
 		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
 		dir := strings.TrimSpace(string(out))
 		if err != nil || dir == "" {
-			t.Skipf("go list -m %s: %v (needs the go command and the module cache)", mod, err)
+			testtool.Missing(t, fmt.Sprintf("go list -m %s: %v (needs the go command and the module cache)", mod, err))
 		}
 		files, err := filepath.Glob(filepath.Join(dir, "*", "*", "zz_generated.prerelease-lifecycle.go"))
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // TestLinksNoAPITypes keeps lifecycle light: check's rules read it in the
@@ -12,7 +14,7 @@ import (
 // (table_test.go) and kubescheme.
 func TestLinksNoAPITypes(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command is not on PATH: cannot list lifecycle's dependencies")
+		testtool.Missing(t, "the go command is not on PATH: cannot list lifecycle's dependencies")
 	}
 	const self = "github.com/krender/krender/kube/lifecycle"
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", self).Output()

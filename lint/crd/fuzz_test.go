@@ -321,7 +321,7 @@ func testdataSeeds(f *testing.F) [][2]string {
 		}
 	}
 	if len(seeds) == 0 {
-		f.Fatal("no CRD seeds under ../testdata/check/crd-*")
+		f.Fatal("no CRD seeds under ../../testdata/check/crd-*")
 	}
 	return seeds
 }

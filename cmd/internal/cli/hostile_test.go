@@ -273,16 +273,20 @@ var worstCases = map[string]func(t *testing.T, dir string){
 
 // TestWriteHostileInputs writes every hostile case, inputs generated, under
 // $KRENDER_HOSTILE_OUT, to run the real binary on them (docs/limits.md
-// measures peak memory that way).
+// measures peak memory that way). Without it the cases go to a temporary
+// directory, so that the writer runs, and is checked, on every test run.
 func TestWriteHostileInputs(t *testing.T) {
 	out := os.Getenv("KRENDER_HOSTILE_OUT")
 	if out == "" {
-		t.Skip("set KRENDER_HOSTILE_OUT=DIR to write the hostile inputs there")
+		out = t.TempDir()
 	}
 	for name, gen := range worstCases {
 		gen(t, filepath.Join(out, name))
 	}
 	cases, _ := filepath.Glob("../../../testdata/hostile/*")
+	if len(cases) == 0 {
+		t.Fatal("no case under testdata/hostile")
+	}
 	for _, c := range cases {
 		dst := filepath.Join(out, filepath.Base(c))
 		if err := os.CopyFS(dst, os.DirFS(c)); err != nil {
@@ -291,5 +295,9 @@ func TestWriteHostileInputs(t *testing.T) {
 		if gen := hostileInputs[filepath.Base(c)]; gen != nil {
 			gen(t, dst)
 		}
+	}
+	written, _ := filepath.Glob(filepath.Join(out, "*", "args"))
+	if want := len(worstCases) + len(cases); len(written) != want {
+		t.Errorf("%d cases with an args file written, want %d", len(written), want)
 	}
 }

@@ -26,11 +26,6 @@ import (
 // (expect.yaml). Rendering such manifests must change nothing their authors
 // wrote, except the content-hash names krender exists to add.
 
-// pendingUntilMerged names the fixtures that fail today, with why. Each waits
-// for work under way on another branch; delete its entry when that branch
-// merges, and empty the map in the end.
-var pendingUntilMerged = map[string]string{}
-
 // realworldCase is one fixture directory.
 type realworldCase struct {
 	name, dir string
@@ -47,11 +42,9 @@ func realworldCases(t *testing.T) []realworldCase {
 		t.Fatal("no fixtures under testdata/realworld/")
 	}
 	var cases []realworldCase
-	seen := map[string]bool{}
 	for _, p := range dirs {
 		dir := filepath.Dir(p)
 		c := realworldCase{name: filepath.Base(dir), dir: dir}
-		seen[c.name] = true
 		text, err := os.ReadFile(filepath.Join(dir, "expect.yaml"))
 		if err != nil {
 			t.Fatalf("%s: every fixture says what hashing renames in expect.yaml: %v", c.name, err)
@@ -66,11 +59,6 @@ func realworldCases(t *testing.T) []realworldCase {
 		sort.Strings(c.renamed)
 		cases = append(cases, c)
 	}
-	for name := range pendingUntilMerged {
-		if !seen[name] {
-			t.Errorf("pendingUntilMerged names %q, which is no fixture", name)
-		}
-	}
 	return cases
 }
 
@@ -84,9 +72,6 @@ func realworldCases(t *testing.T) []realworldCase {
 func TestRealWorldRender(t *testing.T) {
 	for _, c := range realworldCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			if why, ok := pendingUntilMerged[c.name]; ok {
-				t.Skipf("pending until merged: %s", why)
-			}
 			out, errs, code := runIn(t, c.dir, "render", "-p", "profile.yaml", "manifests")
 			if code != 0 {
 				t.Fatalf("exit %d:\n%s", code, errs)
@@ -105,9 +90,6 @@ func TestRealWorldRender(t *testing.T) {
 func TestRealWorldCheck(t *testing.T) {
 	for _, c := range realworldCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			if why, ok := pendingUntilMerged[c.name]; ok {
-				t.Skipf("pending until merged: %s", why)
-			}
 			out, errs, code := runIn(t, c.dir, "check", "-p", "profile.yaml", "--format", "json", "manifests")
 			if code != 0 {
 				t.Fatalf("exit %d:\n%s%s", code, out, errs)
@@ -134,9 +116,6 @@ func TestRealWorldRenderAndCheckAgree(t *testing.T) {
 			checkOut, checkErrs, checkCode := runIn(t, c.dir, "check", "-p", "profile.yaml", "manifests")
 			if (renderCode == 0) != (checkCode == 0) {
 				t.Fatalf("render exits %d, check %d:\nrender:\n%s\ncheck:\n%s%s", renderCode, checkCode, renderErrs, checkOut, checkErrs)
-			}
-			if why, ok := pendingUntilMerged[c.name]; ok {
-				t.Skipf("pending until merged: %s", why)
 			}
 			if renderCode != 0 {
 				t.Fatalf("both fail: render exits %d, check %d:\n%s%s", renderCode, checkCode, checkOut, checkErrs)

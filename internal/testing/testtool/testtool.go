@@ -38,11 +38,19 @@ func FindUsable(t testing.TB, env string, candidates []string, usable func(path 
 			return p
 		}
 	}
-	msg := candidates[len(candidates)-1] + " not found (set " + env + " or run hack/tools.sh): " + why
+	Missing(t, candidates[len(candidates)-1]+" not found (set "+env+" or run hack/tools.sh): "+why)
+	return ""
+}
+
+// Missing ends a test that something it needs is missing for (a tool, the
+// go command, the module cache): a skip that says so, or, under
+// KRENDER_REQUIRE_TOOLS, a failure, so that CI never passes a guard it did
+// not run.
+func Missing(t testing.TB, msg string) {
+	t.Helper()
 	if Required() {
 		t.Fatal(msg)
 	} else {
 		t.Skip("SKIP: " + msg)
 	}
-	return ""
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // forbidden are what fastpath must not link, so that the lean binary can
@@ -25,7 +27,7 @@ var forbidden = []string{
 // forbidden packages.
 func TestDependencies(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command is not on PATH: cannot list fastpath's dependencies")
+		testtool.Missing(t, "the go command is not on PATH: cannot list fastpath's dependencies")
 	}
 	out, err := exec.Command("go", "list", "-deps", "github.com/krender/krender/lint/fieldcheck/fastpath").Output()
 	if err != nil {
