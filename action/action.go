@@ -13,6 +13,7 @@ import (
 
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
+	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
@@ -120,7 +121,9 @@ func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	yqexpr.Settle()
 	c := render.Config{
+		Eval:    true,
 		Profile: in.Profile, Templates: in.Templates, Units: in.Units,
 		Namespace: o.Namespace, CRDs: crds, Strict: o.Strict, Check: check,
 		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, AfterStage: o.AfterStage,

@@ -2,6 +2,7 @@ package render
 
 import (
 	"github.com/krender/krender/inject"
+	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
@@ -16,8 +17,8 @@ import (
 // stage that cannot be built (a bad profile section) fails the run before
 // any unit renders. ns writes the namespace; check is `krender check`'s linter, or nil; redacted is
 // --redact's stage, or nil.
-func buildStages(fragments func(string) ([]byte, error), p *profiles.Profile, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
-	in, err := inject.New(fragments, p)
+func buildStages(fragments func(string) ([]byte, error), p *profiles.Profile, yq yqexpr.Syntax, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
+	in, err := inject.New(fragments, p, yq)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ package yqexpr
 import (
 	"container/list"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -20,10 +21,11 @@ import (
 // Expressions come from profiles, which are reviewed like code but run in
 // CI with its secrets around: file, env and system operators would let a
 // profile read them. yqlib guards them only through its process-wide
-// ConfiguredSecurityPreferences, which a library must not set for the
-// program it is part of, so Compile puts yq's own refusal in their place
-// (see fence); the CLI sets the preferences too (cmd/internal/cli), because
-// eval parses its argument while it runs, past any check made here.
+// ConfiguredSecurityPreferences, which the engine neither sets nor reads, so
+// Compile puts yq's own refusal in their place (see fence). eval parses its
+// argument while it runs, past any check made here: only the preferences
+// guard it, so it runs only where the caller says it settled them (Settle,
+// Syntax.Eval).
 var fenced = map[string]string{
 	"LOAD":        "file operations have been disabled",
 	"LOAD_STRING": "file operations have been disabled",
@@ -32,22 +34,32 @@ var fenced = map[string]string{
 	"SYSTEM":      "system operations are disabled, use --security-enable-system-operator to enable",
 }
 
-// evalOff is eval's refusal when the program has not turned yqlib's
-// file, env and system operators off itself.
-const evalOff = "eval is off: file, env and system operators are not turned off in yqlib (krender's CLI does)"
+// evalOff is eval's refusal when the caller has not settled yqlib's file,
+// env and system operators (Syntax.Eval).
+const evalOff = "eval is off: file, env and system operators are not turned off in yqlib (krender's actions do)"
 
-// locked reports whether the program has turned yqlib's file, env and
-// system operators off, which makes eval safe.
-func locked() bool {
-	p := yqlib.ConfiguredSecurityPreferences
-	return p.DisableFileOps && p.DisableEnvOps && !p.EnableSystemOps
-}
+// Settle turns yqlib's file, env and system operators off and silences its
+// logger (which writes to the program's stderr), once for the process:
+// yqlib has these switches only process-wide. The actions call it before
+// they build an engine, so that a program calling action.Engine gets the
+// CLI's yq; the engine never calls it, and runs eval only when its caller
+// says it did (Syntax.Eval).
+var Settle = sync.OnceFunc(func() {
+	yqlib.ConfiguredSecurityPreferences.DisableFileOps = true
+	yqlib.ConfiguredSecurityPreferences.DisableEnvOps = true
+	yqlib.ConfiguredSecurityPreferences.EnableSystemOps = false
+	yqlib.GetLogger().SetSlogger(slog.New(slog.DiscardHandler))
+})
+
+// Syntax is what the expressions of a run may use. Eval lets yq's eval run:
+// the caller called Settle.
+type Syntax struct{ Eval bool }
 
 // fence replaces every operator of n that reads files, the environment or
 // runs commands with yq's `error` giving the message yqlib itself gives when
 // they are off, so an expression fails where and as it did under the CLI's
 // preferences, whatever the program's. It returns n's replacement.
-func fence(n *yqlib.ExpressionNode) (*yqlib.ExpressionNode, error) {
+func fence(n *yqlib.ExpressionNode, eval bool) (*yqlib.ExpressionNode, error) {
 	if n == nil {
 		return nil, nil
 	}
@@ -57,7 +69,7 @@ func fence(n *yqlib.ExpressionNode) (*yqlib.ExpressionNode, error) {
 			typ = "ENVSUBST" // yqlib appends its flags to the type's name
 		}
 		msg, ok := fenced[typ]
-		if !ok && typ == "EVAL" && !locked() {
+		if !ok && typ == "EVAL" && !eval {
 			msg, ok = evalOff, true
 		}
 		if ok {
@@ -70,10 +82,10 @@ func fence(n *yqlib.ExpressionNode) (*yqlib.ExpressionNode, error) {
 		}
 	}
 	var err error
-	if n.LHS, err = fence(n.LHS); err != nil {
+	if n.LHS, err = fence(n.LHS, eval); err != nil {
 		return nil, err
 	}
-	n.RHS, err = fence(n.RHS)
+	n.RHS, err = fence(n.RHS, eval)
 	return n, err
 }
 
@@ -117,12 +129,18 @@ func cloneTree(n, parent *yqlib.ExpressionNode) *yqlib.ExpressionNode {
 	return c
 }
 
+// Compile parses text, which the user wrote at pos, without eval.
+func Compile(text string, pos filepos.Pos) (*Expr, error) { return Syntax{}.Compile(text, pos) }
+
+// Selector is Syntax.Selector without eval.
+func Selector(cond string, pos filepos.Pos) (*Expr, error) { return Syntax{}.Selector(cond, pos) }
+
 // Compile parses text, which the user wrote at pos.
-func Compile(text string, pos filepos.Pos) (*Expr, error) {
+func (s Syntax) Compile(text string, pos filepos.Pos) (*Expr, error) {
 	yqlib.InitExpressionParser() // yqlib's own parser, made once and never changed
 	n, err := yqlib.ExpressionParser.ParseExpression(text)
 	if err == nil {
-		n, err = fence(n)
+		n, err = fence(n, s.Eval)
 	}
 	if err != nil {
 		return nil, filepos.Errorf(pos, "invalid yq expression %q: %v", text, err)
@@ -132,11 +150,11 @@ func Compile(text string, pos filepos.Pos) (*Expr, error) {
 
 // Selector compiles a condition so that Match means exactly what yq's
 // `select(COND)` means: at least one result that is neither false nor null.
-func Selector(cond string, pos filepos.Pos) (*Expr, error) {
-	if _, err := Compile(cond, pos); err != nil {
+func (s Syntax) Selector(cond string, pos filepos.Pos) (*Expr, error) {
+	if _, err := s.Compile(cond, pos); err != nil {
 		return nil, err // judged alone, so an unbalanced ")" cannot pair with the wrapper
 	}
-	e, err := Compile("select("+cond+")", pos)
+	e, err := s.Compile("select("+cond+")", pos)
 	if err != nil {
 		return nil, err
 	}

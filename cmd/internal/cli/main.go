@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/mattn/go-isatty"
-	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -42,13 +40,12 @@ const (
 )
 
 // Main is the program: it settles the process's own settings (the
-// collector, yqlib's switches), runs the command line and returns the exit
-// status, which only main gives.
+// collector; yqlib's switches are the actions', see yqexpr.Settle), runs
+// the command line and returns the exit status, which only main gives.
 // v is the API server's validation for check and fn; krender passes nil
 // and runs krender-check where a command needs it (see verdict.Validator).
 func Main(v verdict.Validator) int {
 	tuneGC()
-	settleYQ()
 	if v != nil {
 		if err := checkParent(os.LookupEnv); err != nil {
 			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
@@ -76,19 +73,6 @@ func tuneGC() {
 		// limits would otherwise grow to three times its live heap.
 		debug.SetMemoryLimit(128 << 20)
 	}
-}
-
-// settleYQ sets the process-wide switches yqlib has no per-call form for;
-// they are the program's to set, not the engine's. The engine refuses
-// file, env and system operators itself (yqexpr), but eval parses its
-// argument while it runs, so only yqlib's preferences guard what eval
-// builds; with them off, the engine lets eval through. yqlib's logger
-// writes to stderr, which is krender's users'.
-func settleYQ() {
-	yqlib.ConfiguredSecurityPreferences.DisableFileOps = true
-	yqlib.ConfiguredSecurityPreferences.DisableEnvOps = true
-	yqlib.ConfiguredSecurityPreferences.EnableSystemOps = false
-	yqlib.GetLogger().SetSlogger(slog.New(slog.DiscardHandler))
 }
 
 // limitMemory: the CLI sets the soft memory limit the engine's run needs

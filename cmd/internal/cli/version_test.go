@@ -15,12 +15,7 @@ import (
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
-// TestMain settles yqlib as main does, so that in-process runs see the
-// binary's preferences.
-func TestMain(m *testing.M) {
-	settleYQ()
-	testtool.Main(m)
-}
+func TestMain(m *testing.M) { testtool.Main(m) }
 
 func TestVersionString(t *testing.T) {
 	info := func(version string, settings ...debug.BuildSetting) *debug.BuildInfo {
