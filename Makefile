@@ -5,7 +5,7 @@ export KRENDER_YQ := $(BIN)/yq
 # A kubectl built by hack/kube-apiserver.sh (only where the machine has none).
 export PATH := $(PATH):$(CURDIR)/.cache/e2e/bin
 
-.PHONY: all build demo tools test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean fuzz fuzz-run
+.PHONY: all build demo tools generate verify-generated test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean fuzz fuzz-run
 
 all: build
 
@@ -20,8 +20,17 @@ demo: build
 tools:
 	hack/tools.sh
 
+# Every generated file (zz_*.go, profiles/profile.schema.json, the layer
+# table in docs/architecture.md) from its generator.
+generate:
+	GO=$(GO) hack/update-generated.sh
+
+# Fails when make generate would change the tree.
+verify-generated:
+	GO=$(GO) hack/verify-generated.sh
+
 # Unit, golden, CLI and parity tests; tools they compare against must be present.
-test-unit: tools
+test-unit: tools verify-generated
 	$(GO) vet ./...
 	# -tags e2e: every file, the e2e tier's too (none is left out by the tag).
 	$(BIN)/staticcheck -tags e2e ./...

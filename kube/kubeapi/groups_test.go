@@ -36,7 +36,7 @@ func libraryGroups() []string {
 	return out
 }
 
-// TestBuiltinGroupsMatchLibrary holds builtin_groups.go to the libraries
+// TestBuiltinGroupsMatchLibrary holds zz_groups.go to the libraries
 // krender is built with; -update regenerates it.
 func TestBuiltinGroupsMatchLibrary(t *testing.T) {
 	want := libraryGroups()
@@ -52,7 +52,7 @@ func TestBuiltinGroupsMatchLibrary(t *testing.T) {
 		fmt.Fprintf(&b, "\t%q,\n", g)
 	}
 	b.WriteString("}\n")
-	checkGenerated(t, "builtin_groups.go", b.Bytes(), "TestBuiltinGroupsMatchLibrary")
+	checkGenerated(t, "zz_groups.go", b.Bytes(), "TestBuiltinGroupsMatchLibrary")
 	if *update {
 		return
 	}

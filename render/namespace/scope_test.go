@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"go/format"
-	"os"
 	"reflect"
 	"sort"
 	"testing"
@@ -15,9 +13,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	kscheme "k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
-var update = flag.Bool("update", false, "rewrite builtin_scope.go from client-go's typed clients")
+var update = flag.Bool("update", false, "rewrite zz_scope.go from client-go's typed clients")
 
 // TestBuiltinScopeMatchesClientGo holds the table to client-go's typed
 // clientsets, which are generated from the API types' own scope markers:
@@ -30,23 +30,8 @@ func TestBuiltinScopeMatchesClientGo(t *testing.T) {
 	if len(got) < 60 {
 		t.Fatalf("only %d kinds found in client-go", len(got))
 	}
-	if *update {
-		write(t, got)
-		return
-	}
-	if !reflect.DeepEqual(got, builtinScope) {
-		for k, v := range got {
-			if w, ok := builtinScope[k]; !ok || w != v {
-				t.Errorf("%s: client-go says namespaced=%v, the table %v (present: %v)", k, v, w, ok)
-			}
-		}
-		for k := range builtinScope {
-			if _, ok := got[k]; !ok {
-				t.Errorf("%s: in the table, not in client-go", k)
-			}
-		}
-		t.Log("go test ./render/namespace -run TestBuiltinScopeMatchesClientGo -update regenerates the table")
-	}
+	testtool.CheckGenerated(t, "zz_scope.go", scopeSource(got), *update,
+		"go test ./render/namespace -run TestBuiltinScopeMatchesClientGo -update")
 }
 
 // collect walks a clientset interface: each group-version client's
@@ -98,7 +83,8 @@ func objectType(resource reflect.Type) reflect.Type {
 	return nil
 }
 
-func write(t *testing.T, scopes map[string]bool) {
+// scopeSource is zz_scope.go for scopes.
+func scopeSource(scopes map[string]bool) []byte {
 	keys := make([]string, 0, len(scopes))
 	for k := range scopes {
 		keys = append(keys, k)
@@ -113,11 +99,5 @@ func write(t *testing.T, scopes map[string]bool) {
 		fmt.Fprintf(&b, "\t%q: %v,\n", k, scopes[k])
 	}
 	b.WriteString("}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile("builtin_scope.go", src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return b.Bytes()
 }
