@@ -5,7 +5,7 @@ export KRENDER_YQ := $(BIN)/yq
 # A kubectl built by hack/kube-apiserver.sh (only where the machine has none).
 export PATH := $(PATH):$(CURDIR)/.cache/e2e/bin
 
-.PHONY: all build demo tools test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean fuzz fuzz-run
+.PHONY: all build demo tools generate verify-generated test test-short test-unit test-e2e e2e-build e2e-up e2e-down bench clean fuzz fuzz-run
 
 all: build
 
@@ -20,14 +20,23 @@ demo: build
 tools:
 	hack/tools.sh
 
+# Every generated file (zz_*.go, profiles/profile.schema.json, the layer
+# table in docs/architecture.md) from its generator.
+generate:
+	GO=$(GO) hack/update-generated.sh
+
+# Fails when make generate would change the tree.
+verify-generated:
+	GO=$(GO) hack/verify-generated.sh
+
 # Unit, golden, CLI and parity tests; tools they compare against must be present.
-test-unit: tools
+test-unit: tools verify-generated
 	$(GO) vet ./...
 	# -tags e2e: every file, the e2e tier's too (none is left out by the tag).
 	$(BIN)/staticcheck -tags e2e ./...
 	KRENDER_REQUIRE_TOOLS=1 $(GO) test -count=1 ./...
 	# Tenants render concurrently: the race detector over the packages that run them.
-	$(GO) test -race -count=1 ./render/... ./output/... ./cmd/... ./internal/cli/... ./check/... ./inject/... ./yqexpr/...
+	$(GO) test -race -count=1 ./render/... ./files/output/... ./cmd/... ./cmd/internal/cli/... ./lint/check/... ./inject/... ./inject/yqexpr/...
 	$(MAKE) fuzz-run FUZZTIME=$(FUZZTIME_SHORT) FUZZMINIMIZE=2s
 
 # Go native fuzzing (docs/fuzzing.md): package:target:baseline. Seeds and
@@ -37,16 +46,16 @@ test-unit: tools
 # the start: each target runs for its baseline (seconds, as measured on two
 # busy cores, with room) plus FUZZTIME (seconds) of fuzzing.
 FUZZ := \
-	./subst/shellformat:FuzzShellFormat:10 \
-	./profiles:FuzzProfile:10 \
-	./internal/cli:FuzzRender:20 \
-	./yqexpr:FuzzPlan:10 \
-	./contenthash:FuzzStringDataSum:20 \
+	./render/subst/shellformat:FuzzShellFormat:10 \
+	./model/profiles:FuzzProfile:10 \
+	./cmd/internal/cli:FuzzRender:20 \
+	./inject/yqexpr:FuzzPlan:10 \
+	./render/contenthash:FuzzStringDataSum:20 \
 	./inject:FuzzFill:30 \
-	./manifest:FuzzTextBounds:10 \
-	./manifest:FuzzEmitter:10 \
-	./crd:FuzzValidate:20 \
-	./fieldcheck:FuzzFastPath:90
+	./model/manifest:FuzzTextBounds:10 \
+	./model/manifest:FuzzEmitter:10 \
+	./lint/crd:FuzzValidate:20 \
+	./lint/fieldcheck:FuzzFastPath:90
 FUZZTIME_SHORT ?= 15
 FUZZTIME ?= 600
 FUZZMINIMIZE ?= 30s

@@ -11,12 +11,13 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/files/loader"
+	"github.com/krender/krender/files/loadroot"
+	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/loader"
-	"github.com/krender/krender/loadroot"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render"
 )
 
@@ -120,7 +121,9 @@ func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	yqexpr.Settle()
 	c := render.Config{
+		Eval:    true,
 		Profile: in.Profile, Templates: in.Templates, Units: in.Units,
 		Namespace: o.Namespace, CRDs: crds, Strict: o.Strict, Check: check,
 		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, AfterStage: o.AfterStage,

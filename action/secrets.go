@@ -8,11 +8,11 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/subst/shellformat"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/subst/shellformat"
 )
 
 // Secret is a deploy-time variable from one of CI's secrets.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/render"
 )
 

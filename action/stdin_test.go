@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/loader"
+	"github.com/krender/krender/files/loader"
 )
 
 // TestStdinPath: "-" reads Options.Stdin once, however many tenants render

@@ -3,7 +3,7 @@ package action
 import (
 	"io/fs"
 
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/model/manifest"
 )
 
 // Tenants is the tenants action: the profile's tenants in profile order,

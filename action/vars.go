@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/redact"
+	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/render/redact"
 )
 
 // Vars is the vars action: it lists, per template location, what

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/check"
-	"github.com/krender/krender/internal/validator"
-	"github.com/krender/krender/userfs"
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/validator"
 )
 
 // strategies are the zone settings every bundled profile is rendered with:

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/internal/testing/testtool"
 	sigsyaml "sigs.k8s.io/yaml"
 )
 

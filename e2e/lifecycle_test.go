@@ -13,8 +13,8 @@ import (
 
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/krender/krender/internal/testtool"
-	"github.com/krender/krender/lifecycle"
+	"github.com/krender/krender/internal/testing/testtool"
+	"github.com/krender/krender/kube/lifecycle"
 )
 
 // TestKubeVersionParity holds `krender check`'s api-removed and

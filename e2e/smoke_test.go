@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/krender/krender/internal/e2eserver"
-	"github.com/krender/krender/internal/testtool"
+	"github.com/krender/krender/internal/testing/e2eserver"
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 var kubeconfig string

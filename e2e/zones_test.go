@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/output"
-	"github.com/krender/krender/userfs"
+	"github.com/krender/krender/files/output"
+	"github.com/krender/krender/files/userfs"
 )
 
 type deployment struct {

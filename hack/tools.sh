@@ -23,10 +23,10 @@ go_tool() {
   fi
 }
 # The standalone kustomize runs exec KRM functions (`kubectl kustomize` skips
-# them silently): the krender fn tier (krm/kustomize_test.go) needs it.
+# them silently): the krender fn tier (lint/krm/kustomize_test.go) needs it.
 go_tool kustomize/v5 v5.5.0 sigs.k8s.io/kustomize/kustomize/v5
 # Helm 3 runs krender as its --post-renderer on the chart of
-# examples/helm-post-renderer (internal/cli/helm_test.go).
+# examples/helm-post-renderer (cmd/internal/cli/helm_test.go).
 go_tool helm.sh/helm/v3 v3.22.0 helm.sh/helm/v3/cmd/helm
 # staticcheck, which make test runs over every package.
 go_tool honnef.co/go/tools v0.8.2 honnef.co/go/tools/cmd/staticcheck
@@ -37,7 +37,7 @@ command -v envsubst >/dev/null || {
   apt-get update -qq && apt-get install -y -qq gettext-base >/dev/null
 }
 # ajv-cli (npm) compiles the profile schema in strict mode and validates the
-# profiles against it (internal/cli/schema_tools_test.go); pinned, with its ajv.
+# profiles against it (cmd/internal/cli/schema_tools_test.go); pinned, with its ajv.
 ajv_cli_version=5.0.0 ajv_version=8.20.0
 if ! grep -q "\"version\": \"$ajv_cli_version\"" .cache/npm/node_modules/ajv-cli/package.json 2>/dev/null ||
   ! grep -q "\"version\": \"$ajv_version\"" .cache/npm/node_modules/ajv/package.json 2>/dev/null; then

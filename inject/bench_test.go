@@ -3,7 +3,7 @@ package inject
 import (
 	"testing"
 
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/model/manifest"
 )
 
 // BenchmarkApply injects the test fragment into one two-container

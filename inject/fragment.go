@@ -8,9 +8,9 @@ import (
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
 )
 
 // placeholder is `__NAME__` with NAME in upper case, words joined by single

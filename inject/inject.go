@@ -11,11 +11,11 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/workload"
-	"github.com/krender/krender/yqexpr"
+	"github.com/krender/krender/inject/yqexpr"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/workload"
 )
 
 // Modes of an inject entry.
@@ -48,11 +48,11 @@ const RuleUnused = "inject-unused"
 
 // New compiles every expression and loads every fragment of p once; read is
 // how the render reads files.
-func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error) {
+func New(read func(string) ([]byte, error), p *profiles.Profile, yq yqexpr.Syntax) (*Stage, error) {
 	st := &Stage{}
 	var errs filepos.List
 	for _, in := range p.Inject {
-		e, err := newEntry(read, in, p.Limits)
+		e, err := newEntry(read, in, p.Limits, yq)
 		if err != nil {
 			errs = filepos.Append(errs, err)
 			continue
@@ -65,7 +65,7 @@ func New(read func(string) ([]byte, error), p *profiles.Profile) (*Stage, error)
 	return st, nil
 }
 
-func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits) (*entry, error) {
+func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits, yq yqexpr.Syntax) (*entry, error) {
 	e := &entry{in: in, exclude: map[string]bool{}}
 	var errs filepos.List
 	add := func(err error) { errs = filepos.Append(errs, err) }
@@ -87,7 +87,7 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifes
 	default:
 		add(filepos.Errorf(in.Mode.Pos, "unknown mode %q: use merge (the default) or append (yq's +=)", in.Mode.Value))
 	}
-	errs = append(errs, e.compileExpressions(in)...)
+	errs = append(errs, e.compileExpressions(in, yq)...)
 	for _, x := range in.Exclude {
 		e.exclude[x.Value] = true
 	}
@@ -100,21 +100,21 @@ func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifes
 
 // compileExpressions compiles the entry's where, into and delete
 // expressions, reporting every one that does not compile.
-func (e *entry) compileExpressions(in profiles.Inject) filepos.List {
+func (e *entry) compileExpressions(in profiles.Inject, yq yqexpr.Syntax) filepos.List {
 	var errs filepos.List
 	var err error
 	if in.Where.Value != "" {
-		if e.where, err = yqexpr.Selector(in.Where.Value, in.Where.Pos); err != nil {
+		if e.where, err = yq.Selector(in.Where.Value, in.Where.Pos); err != nil {
 			errs = filepos.Append(errs, err)
 		}
 	}
 	if in.Into.Value != "" {
-		if e.into, err = yqexpr.Compile(in.Into.Value, in.Into.Pos); err != nil {
+		if e.into, err = yq.Compile(in.Into.Value, in.Into.Pos); err != nil {
 			errs = filepos.Append(errs, err)
 		}
 	}
 	for _, d := range in.Delete {
-		x, err := yqexpr.Compile(d.Value, d.Pos)
+		x, err := yq.Compile(d.Value, d.Pos)
 		if err != nil {
 			errs = filepos.Append(errs, err)
 			continue

@@ -8,10 +8,11 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/workload"
+	"github.com/krender/krender/inject/yqexpr"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/workload"
 )
 
 func runShell(t *testing.T, script string) string {
@@ -71,7 +72,7 @@ func newStage(t testing.TB, mode string) *Stage {
 		FragmentPath: "frag.yaml",
 		Pos:          at(2),
 	}}}
-	st, err := New(read, p)
+	st, err := New(read, p, yqexpr.Syntax{})
 	if err != nil {
 		t.Fatal(err)
 	}

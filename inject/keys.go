@@ -3,8 +3,8 @@ package inject
 import (
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/kubeapi"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/kube/kubeapi"
+	"github.com/krender/krender/model/manifest"
 )
 
 // shape is what the k8s.io/api types say about a node (kubeapi's tables,

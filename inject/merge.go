@@ -3,7 +3,7 @@ package inject
 import (
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/model/manifest"
 )
 
 // merge lays frag over dst as a strategic merge patch would: mappings merge

@@ -7,9 +7,10 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/inject/yqexpr"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
 )
 
 // injectInto renders template with one merge-mode entry that puts frag into
@@ -32,7 +33,7 @@ func injectInto(t *testing.T, template, frag, container, into string) string {
 		FragmentPath: "frag.yaml",
 		Pos:          at,
 	}}}
-	st, err := New(read, p)
+	st, err := New(read, p, yqexpr.Syntax{})
 	if err != nil {
 		t.Fatal(err)
 	}

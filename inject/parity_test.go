@@ -12,10 +12,10 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/internal/testtool"
-	"github.com/krender/krender/output"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/userfs"
+	"github.com/krender/krender/files/output"
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
+	"github.com/krender/krender/model/profiles"
 )
 
 var regen = flag.Bool("regen-parity", false,

@@ -10,8 +10,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/profiles"
 )
 
 // Types a placeholder value can have. Each is checked before the value goes

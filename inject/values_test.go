@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/profiles"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/profiles"
 )
 
 func value(v, typ string, quote bool) profiles.InjectValue {

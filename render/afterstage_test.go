@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/internal/testing/fleetgen"
+	"github.com/krender/krender/model/manifest"
 )
 
 // TestAfterStageSeesEveryStage: the test hook is called once per stage of

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/internal/testing/fleetgen"
+	"github.com/krender/krender/model/manifest"
 )
 
 func perObject(b *testing.B, objects int) {

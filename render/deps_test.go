@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // engine are the packages `krender render`, `vars`, `schema` and `version`
@@ -12,13 +14,13 @@ import (
 var engine = []string{
 	"github.com/krender/krender/render",
 	"github.com/krender/krender/action",
-	"github.com/krender/krender/loader",
-	"github.com/krender/krender/userfs",
-	"github.com/krender/krender/output",
-	"github.com/krender/krender/profiles",
-	"github.com/krender/krender/subst",
+	"github.com/krender/krender/files/loader",
+	"github.com/krender/krender/files/userfs",
+	"github.com/krender/krender/files/output",
+	"github.com/krender/krender/model/profiles",
+	"github.com/krender/krender/render/subst",
 	"github.com/krender/krender/inject",
-	"github.com/krender/krender/manifest",
+	"github.com/krender/krender/model/manifest",
 }
 
 // heavy are import-path prefixes the engine must not link: the API
@@ -37,11 +39,11 @@ var heavy = []string{
 	"k8s.io/client-go/",
 	"k8s.io/api/",
 	"k8s.io/apimachinery/pkg/util/strategicpatch",
-	"github.com/krender/krender/check",
-	"github.com/krender/krender/crd",
-	"github.com/krender/krender/krm",
-	"github.com/krender/krender/lifecycle",
-	"github.com/krender/krender/fieldcheck",
+	"github.com/krender/krender/lint/check",
+	"github.com/krender/krender/lint/crd",
+	"github.com/krender/krender/lint/krm",
+	"github.com/krender/krender/kube/lifecycle",
+	"github.com/krender/krender/lint/fieldcheck",
 }
 
 // TestEngineDependencies keeps heavy libraries out of the render engine's
@@ -49,7 +51,7 @@ var heavy = []string{
 // one in.
 func TestEngineDependencies(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command is not on PATH: cannot list the engine's dependencies")
+		testtool.Missing(t, "the go command is not on PATH: cannot list the engine's dependencies")
 	}
 	args := append([]string{"list", "-deps", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, engine...)
 	out, err := exec.Command("go", args...).Output()

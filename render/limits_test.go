@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/model/manifest"
 )
 
 func mapFS(files map[string]string) fstest.MapFS {

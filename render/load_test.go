@@ -4,8 +4,8 @@ import (
 	"io"
 	"io/fs"
 
-	"github.com/krender/krender/loader"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/files/loader"
+	"github.com/krender/krender/model/manifest"
 )
 
 // Options are the inputs a test engine is loaded from.

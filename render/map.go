@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
 )
 
 // Result is what a run produced besides the manifests: notes for stderr,

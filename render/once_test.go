@@ -12,8 +12,8 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 
-	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/internal/testing/fleetgen"
+	"github.com/krender/krender/model/manifest"
 )
 
 // countingFS counts the reads of every file.

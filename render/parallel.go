@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/krender/krender/internal/bug"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/model/manifest"
 )
 
 // inOrder computes work(i) for i in [0, n) on several goroutines and hands

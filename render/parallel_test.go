@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/internal/testing/fleetgen"
 )
 
 // fleetEngine builds an engine over a generated fleet held in memory.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/model/manifest"
 )
 
 // raceFiles are templates and two profiles that differ in every value and

@@ -15,12 +15,13 @@ import (
 	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/krender/krender/filepos"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/namespace"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/redact"
-	"github.com/krender/krender/subst"
+	"github.com/krender/krender/inject/yqexpr"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/namespace"
+	"github.com/krender/krender/render/redact"
+	"github.com/krender/krender/render/subst"
 )
 
 // Stage is one step of the pipeline. Stages change the set in place and
@@ -57,6 +58,11 @@ type Config struct {
 	Check Stage
 	// Fragments reads the profile's injection fragments by their paths.
 	Fragments func(path string) ([]byte, error)
+	// Eval lets the profile's yq expressions use eval: the caller turned
+	// yqlib's file, env and system operators off for the process
+	// (yqexpr.Settle, which the actions call). The engine reads no process
+	// state to decide it.
+	Eval bool
 	// Redact, when set, writes every Secret's data as digests (see package
 	// redact) and these values (CI's secrets) wherever they appear.
 	Redact []string
@@ -167,7 +173,7 @@ func (e *Engine) prepareStages(c Config) error {
 	if c.Redact != nil {
 		redacted = redact.Stage{Values: c.Redact}
 	}
-	e.stages, err = buildStages(c.Fragments, p, e.subst, ns, check, redacted)
+	e.stages, err = buildStages(c.Fragments, p, yqexpr.Syntax{Eval: c.Eval}, e.subst, ns, check, redacted)
 	return err
 }
 

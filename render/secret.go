@@ -7,11 +7,11 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/bug"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/redact"
-	"github.com/krender/krender/subst/shellformat"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/render/redact"
+	"github.com/krender/krender/render/subst/shellformat"
 )
 
 // secretNames are the variables written into a Secret's data or

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/internal/bug"
+	"github.com/krender/krender/model/filepos"
 )
 
 // valueError carries a value in a field, as a library's error may.

@@ -1,14 +1,15 @@
 package render
 
 import (
-	"github.com/krender/krender/contenthash"
-	"github.com/krender/krender/filepos"
 	"github.com/krender/krender/inject"
-	"github.com/krender/krender/istio"
-	"github.com/krender/krender/manifest"
-	"github.com/krender/krender/profiles"
-	"github.com/krender/krender/subst"
-	"github.com/krender/krender/zones"
+	"github.com/krender/krender/inject/yqexpr"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/contenthash"
+	"github.com/krender/krender/render/istio"
+	"github.com/krender/krender/render/subst"
+	"github.com/krender/krender/render/zones"
 )
 
 // buildStages is the pipeline, in order. Each stage is built once per run,
@@ -16,8 +17,8 @@ import (
 // stage that cannot be built (a bad profile section) fails the run before
 // any unit renders. ns writes the namespace; check is `krender check`'s linter, or nil; redacted is
 // --redact's stage, or nil.
-func buildStages(fragments func(string) ([]byte, error), p *profiles.Profile, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
-	in, err := inject.New(fragments, p)
+func buildStages(fragments func(string) ([]byte, error), p *profiles.Profile, yq yqexpr.Syntax, sub *subst.Stage, ns Stage, check, redacted Stage) ([]Stage, error) {
+	in, err := inject.New(fragments, p, yq)
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,8 @@ package main
 import (
 	"os"
 
-	"github.com/krender/krender/internal/cli"
-	"github.com/krender/krender/internal/validator"
+	"github.com/krender/krender/cmd/internal/cli"
+	"github.com/krender/krender/lint/validator"
 )
 
 func main() { os.Exit(cli.Main(validator.APIServer{})) }

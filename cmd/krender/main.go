@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/krender/krender/internal/cli"
+	"github.com/krender/krender/cmd/internal/cli"
 )
 
 // nil: a check or fn that needs the API server's validation runs in

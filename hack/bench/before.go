@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/internal/testing/fleetgen"
 )
 
 // builds is what the before build (-before) measured on one fleet, run

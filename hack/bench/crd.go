@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/krender/krender/crd"
-	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/internal/testing/fleetgen"
+	"github.com/krender/krender/lint/crd"
+	"github.com/krender/krender/model/manifest"
 )
 
 // crdCost is what the CRD stages of `krender check` cost in-process, on
@@ -219,7 +219,7 @@ func crdMarkdown(c crdCost, rows []row) string {
 			extraPerCR(r.checkCRD.wall, r.check.wall, r.customs), extraPerCR(r.checkCRD.cpu, r.check.cpu, r.customs))
 	}
 	if c.compile > 0 {
-		b.WriteString("\nIn-process, on one goroutine (`go test -bench 'Compile|Validate' ./crd` measures the same): compiling the\n")
+		b.WriteString("\nIn-process, on one goroutine (`go test -bench 'Compile|Validate' ./lint/crd` measures the same): compiling the\n")
 		fmt.Fprintf(&b, "%s CRD takes %s (%d allocations), once per distinct CRD per run; validating one\n",
 			fleetgen.CustomKind, micros(c.compile), c.compileAllocs)
 		fmt.Fprintf(&b, "%s against it takes %s (%d allocations).\n", fleetgen.CustomKind, micros(c.validate), c.validateAllocs)

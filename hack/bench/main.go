@@ -42,8 +42,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/manifest"
+	"github.com/krender/krender/internal/testing/fleetgen"
+	"github.com/krender/krender/model/manifest"
 )
 
 type config struct {
@@ -698,7 +698,7 @@ func sameFile(a, b string) (bool, error) {
 	return bytes.Equal(x, y), nil
 }
 
-// krenderGC is what krender sets for itself (internal/cli tuneGC), given to
+// krenderGC is what krender sets for itself (cmd/internal/cli tuneGC), given to
 // the floor and the profiled render so that they compare work, not GC tuning.
 var krenderGC = []string{"GOGC=200", "GOMEMLIMIT=150MiB"}
 

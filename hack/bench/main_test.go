@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/krender/krender/internal/fleetgen"
+	"github.com/krender/krender/internal/testing/fleetgen"
 )
 
 func TestChildExits(t *testing.T) {

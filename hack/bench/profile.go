@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/internal/fleetgen"
-	"github.com/krender/krender/output"
-	"github.com/krender/krender/userfs"
+	"github.com/krender/krender/files/output"
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/fleetgen"
 )
 
 // profileRender renders the fleet in dir to nowhere a few times under the

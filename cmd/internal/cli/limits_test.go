@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/krender/krender/internal/testing/fleetgen"
+	"github.com/krender/krender/internal/testing/ordinary"
+	"github.com/krender/krender/internal/testing/testtool"
+	"github.com/krender/krender/model/manifest"
+)
+
+// maxRSS is the peak resident memory the default limits allow an ordinary
+// run (docs/limits.md, Peak memory).
+const maxRSS = 1 << 30
+
+// The default limits admit ordinary manifests up to the byte limits, within
+// maxRSS: small Deployments up to limits.inputBytes (some 21,000 documents)
+// and a fleet of 5,000 tenants of 42 objects, each run by the built binary
+// with the defaults, its peak RSS read from rusage.
+func TestDefaultLimitsAdmitOrdinaryAtScale(t *testing.T) {
+	bin := testtool.Krender(t)
+	t.Run("small Deployments at inputBytes", func(t *testing.T) {
+		dir := t.TempDir()
+		args, docs := smallDeployments(t, dir)
+		writeFile(t, filepath.Join(dir, "profile.yaml"), []byte("vars: {}\n"))
+		runAtScale(t, dir, append([]string{bin, "render", "-p", "profile.yaml"}, args...), docs)
+	})
+	t.Run("5000 tenants of 42 objects", func(t *testing.T) {
+		dir := t.TempDir()
+		f := fleetgen.Fleet{Apps: 14, Tenants: 5000}
+		if err := f.Write(dir); err != nil {
+			t.Fatal(err)
+		}
+		runAtScale(t, dir, []string{bin, "render", "-p", fleetgen.Profile, fleetgen.AppsDir}, f.Objects())
+	})
+}
+
+// smallDeployments writes small Deployments, the densest ordinary YAML,
+// up to limits.inputBytes in files of at most limits.fileBytes, and
+// returns the files and how many documents they hold.
+func smallDeployments(t *testing.T, dir string) (files []string, docs int) {
+	t.Helper()
+	d := manifest.DefaultLimits()
+	for size := 0; size < d.InputBytes-1000; {
+		text, n := ordinary.Fill(min(d.FileBytes, d.InputBytes-size), docs, ordinary.Deployment)
+		name := fmt.Sprintf("deploy%d.yaml", len(files))
+		writeFile(t, filepath.Join(dir, name), text)
+		files, docs, size = append(files, name), docs+n, size+len(text)
+	}
+	if docs < 20_000 {
+		t.Fatalf("%d documents: not the case docs/limits.md measures", docs)
+	}
+	return files, docs
+}
+
+// addressSpaceKiB is the address-space limit a CI job may run krender
+// under (ulimit -v): 2 GiB.
+const addressSpaceKiB = 2 << 20
+
+// TestDensestAcceptedFitsTwoGiB: the inputs the default limits accept that
+// take most memory render under a 2 GiB address-space limit, with the
+// static binary `make build` makes. They are small Deployments up to
+// limits.inputBytes and ConfigMaps of dense flow sequences up to
+// limits.inputNodes, hashed; each for two tenants, so that the run holds
+// the parsed templates and a unit's copy of them, the most copies
+// templates this large are given (render's atOnce).
+func TestDensestAcceptedFitsTwoGiB(t *testing.T) {
+	bin := staticKrender(t)
+	limited := func(args ...string) []string {
+		return append([]string{"sh", "-c", fmt.Sprintf(`ulimit -v %d && exec "$0" "$@"`, addressSpaceKiB), bin}, args...)
+	}
+	const tenants = "tenants: {a: {}, b: {}}\n"
+	t.Run("small Deployments at inputBytes", func(t *testing.T) {
+		dir := t.TempDir()
+		files, docs := smallDeployments(t, dir)
+		writeFile(t, filepath.Join(dir, "profile.yaml"), []byte(tenants))
+		runAtScale(t, dir, limited(append([]string{"render", "-p", "profile.yaml"}, files...)...), 2*docs)
+	})
+	t.Run("dense ConfigMaps at inputNodes", func(t *testing.T) {
+		dir := t.TempDir()
+		text, docs := denseConfigMaps(manifest.DefaultLimits())
+		writeFile(t, filepath.Join(dir, "dense.yaml"), []byte(text))
+		writeFile(t, filepath.Join(dir, "profile.yaml"), []byte(tenants))
+		runAtScale(t, dir, limited("render", "-p", "profile.yaml", "dense.yaml"), 2*docs)
+	})
+}
+
+// staticKrender builds krender as `make build` does, without cgo, whose C
+// allocator reserves some 300 MB more address space.
+func staticKrender(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("SKIP: -short: builds the krender binary")
+	}
+	bin := filepath.Join(t.TempDir(), "krender")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/krender/krender/cmd/krender")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building krender: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runAtScale runs krender in dir, its output to a file, and requires exit
+// 0, want objects out and a peak RSS under maxRSS.
+func runAtScale(t *testing.T, dir string, args []string, want int) {
+	t.Helper()
+	out, err := os.Create(filepath.Join(dir, "out.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	var stderr bytes.Buffer
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, out, &stderr
+	cmd.Env = append(os.Environ(), "GOGC=", "GOMEMLIMIT=") // krender's own memory settings
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("krender %v: %v\n%s", args, err, stderr.Bytes())
+	}
+	rss := int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) << 10 // KiB on Linux
+	t.Logf("peak RSS %d MiB", rss>>20)
+	if rss >= maxRSS {
+		t.Errorf("peak RSS %d MiB, over %d MiB", rss>>20, maxRSS>>20)
+	}
+	if _, err := out.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 64<<20) // a flow sequence prints on one line
+	for sc.Scan() {
+		if bytes.HasPrefix(sc.Bytes(), []byte("kind: ")) {
+			got++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("%d objects out, want %d", got, want)
+	}
+}
+
+func writeFile(t *testing.T, path string, text []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,531 @@
+// Package cli is krender's command line: the commands, their flags and
+// exit statuses, over the engine and the actions.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/afero"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/loader"
+	"github.com/krender/krender/files/loadroot"
+	"github.com/krender/krender/files/output"
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/bug"
+	"github.com/krender/krender/internal/suggest"
+	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/rule"
+	"github.com/krender/krender/lint/verdict"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/render"
+	"github.com/krender/krender/render/redact"
+)
+
+// Exit statuses, as kubectl-adjacent linters use them.
+const (
+	exitOK       = 0
+	exitFindings = 1
+	exitError    = 2
+)
+
+// Main is the program: it settles the process's own settings (the
+// collector; yqlib's switches are the actions', see yqexpr.Settle), runs
+// the command line and returns the exit status, which only main gives.
+// v is the API server's validation for check and fn; krender passes nil
+// and runs krender-check where a command needs it (see verdict.Validator).
+func Main(v verdict.Validator) int {
+	tuneGC()
+	if v != nil {
+		if err := checkParent(os.LookupEnv); err != nil {
+			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
+			return exitError
+		}
+	}
+	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	h.signals = true
+	return h.execute()
+}
+
+// tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
+// the soft limit when that comes first. The live heap stays small (a few
+// tenants and the held-back output) and the garbage dies young, so
+// collections are cheap; what costs is new memory, each page of which the
+// kernel faults in. At 100 tenants of the bench fleet GOGC=1000 took 30%
+// more CPU time than 200 and twice the peak RSS; 100 costs the same CPU as
+// 200 at small fleets and 5% more at 500 tenants. The limit then follows
+// the tenants the engine holds at once (action.Options.MemoryLimit). GOGC and
+// GOMEMLIMIT, when set, are the user's.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
+	if limitMemory {
+		// Until the engine knows its units: parsing a hostile file near the
+		// limits would otherwise grow to three times its live heap.
+		debug.SetMemoryLimit(128 << 20)
+	}
+}
+
+// limitMemory: the CLI sets the soft memory limit the engine's run needs
+// unless the user did.
+var limitMemory = os.Getenv("GOMEMLIMIT") == ""
+
+// setMemoryLimit is the process's soft memory limit, set as the actions
+// learn what a run needs (action.Options.MemoryLimit).
+func setMemoryLimit(n int64) { debug.SetMemoryLimit(n) }
+
+// errFindings makes a command exit 1 without printing anything more.
+var errFindings = errors.New("findings")
+
+// host is what the commands use of the process: files, streams, the
+// environment (only --set-env reads it), and the mask for secret values.
+type host struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	fsys           fs.FS
+	outFS          afero.Fs
+	env            LookupEnv
+	mask           *masker
+	verbose        int // -v: info notes too (kubectl's -v raises verbosity)
+	// validator is the API server's validation; nil: krender-check's
+	// (delegate).
+	validator verdict.Validator
+	// args and rawStderr are the command line and the unmasked standard
+	// error, which a delegated command gets as they are.
+	args      []string
+	rawStderr io.Writer
+	// held is standard input as read before a delegation (holdStdin).
+	held []byte
+	// afterStage sees every stage's output (tests; action.Options).
+	afterStage func(stage string, s *manifest.Set)
+	// ctx is the run's context (tests cancel it); signals: commands that
+	// write cancel it on SIGINT and SIGTERM (interruptible), which only
+	// the process's own run does.
+	ctx     context.Context
+	signals bool
+}
+
+// masked holds w's output back until the command is done and masks the
+// secret values in it: for text people read, never for manifests.
+func (h *host) masked(w io.Writer) *redact.Writer { return redact.NewWriter(w, h.mask.get) }
+
+// secrets reads --set-env and --set-file into o, and from then on every
+// masked output hides their values.
+func (h *host) secrets(o *action.Options, f *secretFlags) error {
+	s, err := f.resolve(h.fsys, h.env, o.Root)
+	if err != nil {
+		return err
+	}
+	o.Secrets = s
+	h.mask.add(s)
+	return nil
+}
+
+// execute runs one command line. Templates and profiles are read from fsys;
+// -o DIR, --check DIR and the spool of a large stream go through outFS; env
+// is what --set-env reads. A panic below it is an internal error.
+func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
+	return newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env).execute()
+}
+
+// newHost is the host of one command line, in the background context and
+// without signal handling.
+func newHost(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) *host {
+	return &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after, ctx: context.Background()}
+}
+
+// execute runs h's command line and returns its exit status.
+func (h *host) execute() (code int) {
+	stderr := h.rawStderr
+	defer func() {
+		if r := recover(); r != nil {
+			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
+		}
+	}()
+	errw := h.masked(stderr)
+	defer errw.Flush()
+	h.stderr = errw
+	root := newRoot(h)
+	root.SetArgs(h.args)
+	err := root.Execute()
+	var status exitStatus // a delegated command's
+	var stop interrupted
+	switch {
+	case errors.As(err, &stop):
+		fmt.Fprintf(errw, "krender: %v\n", stop)
+		return stop.status()
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errFindings):
+		return exitFindings
+	case errors.As(err, &status):
+		return int(status)
+	case errors.As(err, new(*bug.Error)):
+		return internalError(stderr, err)
+	}
+	if filepos.IsInput(err) {
+		fmt.Fprintln(errw, err) // already "file:line:col: message" per line
+	} else {
+		fmt.Fprintf(errw, "krender: %v\n", err)
+	}
+	return exitError
+}
+
+// newRoot is the command tree; tests walk it (every command has examples).
+func newRoot(h *host) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "krender",
+		Short:         "Render Kubernetes manifests from templates and a profile, substituting only the profile's variables",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       buildVersion(),
+		Example: `  # Render the prod profile's templates and apply them
+  krender render -p profiles/prod.yaml templates/ | kubectl apply -f -
+
+  # Report what would misbehave at run time (exit 1 on errors)
+  krender check -p profiles/prod.yaml templates/`,
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	// Taking -v here leaves cobra's --version long-only.
+	root.PersistentFlags().CountVarP(&h.verbose, "verbose", "v", verboseUsage())
+	root.SetOut(h.stdout)
+	root.SetErr(h.stderr)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h))
+	// Cobra adds these at Execute; add them now to give them examples.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = "  krender help render"
+		case "completion":
+			c.Example = "  # Complete krender's commands and flags in this bash session\n  source <(krender completion bash)"
+			for _, sh := range c.Commands() {
+				sh.Example = fmt.Sprintf("  krender completion %s > krender-completion.%s", sh.Name(), sh.Name())
+			}
+		}
+	}
+	return root
+}
+
+// verboseUsage says what -v adds to each command: check reports info
+// notes without it, but not the findings only a reviewer asks for.
+func verboseUsage() string {
+	var only []string
+	for _, r := range rule.All() {
+		if r.VerboseOnly {
+			only = append(only, r.ID)
+		}
+	}
+	return "render: print info notes as well as warnings; check (which reports info notes without it): add the " +
+		strings.Join(only, ", ") + " findings"
+}
+
+// flagError adds a did-you-mean to an unknown flag (cobra suggests
+// commands, not flags): --namepsace, --profle.
+func flagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	add := func(f *pflag.Flag) { names = append(names, f.Name) }
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	if s := suggest.Closest(name, names); s != "" {
+		return fmt.Errorf("%s (did you mean --%s?)", msg, s)
+	}
+	return err
+}
+
+// internalError reports a bug (a panic anywhere below main) without the
+// stack a user cannot act on, and exits 2 like any refused input.
+func internalError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "krender: internal error: %v\n", err)
+	fmt.Fprintln(stderr, "krender: this is a bug in krender; please report it at https://github.com/krender/krender/issues with the command and the files it read")
+	var ie *bug.Error
+	if errors.As(err, &ie) && os.Getenv("KRENDER_DEBUG") != "" {
+		stderr.Write(ie.Stack)
+	}
+	return exitError
+}
+
+func renderFlags(c *cobra.Command, o *action.Options, h *host) {
+	if limitMemory {
+		o.MemoryLimit = setMemoryLimit
+	}
+	o.Once = true // each command renders once
+	o.AfterStage = h.afterStage
+	var sf secretFlags
+	sf.register(c)
+	var rf rootFlags
+	rf.register(c)
+	c.PreRunE = func(*cobra.Command, []string) (err error) {
+		if o.Root, err = rf.resolve(h.fsys); err != nil {
+			return err
+		}
+		return h.secrets(o, &sf)
+	}
+	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
+	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
+	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
+	c.Flags().StringVarP(&o.Namespace, "namespace", "n", "", "namespace written into objects that name none (overrides the profile's namespace:; see docs/namespace.md)")
+	c.Flags().StringArrayVar(&o.CRDs, "crds", nil, "a file or directory of CustomResourceDefinitions for custom resources (their field types and scope; check validates against them), besides those rendered (repeatable)")
+	c.Flags().BoolVar(&o.Strict, "strict", false, "an undefined ${NAME} in a custom resource's string or an annotation value is an error, as in a field Kubernetes reads (the profile's substitution.strict)")
+	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
+}
+
+// rootFlags are --root and --load-restrictor: where the files a profile
+// names must lie (see package loadroot and docs/security.md).
+type rootFlags struct{ dir, mode string }
+
+func (f *rootFlags) register(c *cobra.Command) {
+	c.Flags().StringVar(&f.dir, "root", "", "the directory every file a profile names must lie within (default: the top of the git work tree holding the current directory, else the current directory)")
+	c.Flags().StringVar(&f.mode, "load-restrictor", "rootOnly", "rootOnly: files a profile names and links in template directories must lie within --root; none: no check (kustomize's LoadRestrictionsRootOnly and LoadRestrictionsNone are accepted too)")
+}
+
+func (f *rootFlags) resolve(fsys fs.FS) (*loadroot.Root, error) {
+	mode, err := loadroot.ParseMode(f.mode)
+	if err != nil {
+		return nil, err
+	}
+	return loadroot.New(fsys, f.dir, mode)
+}
+
+// shardFlag reads --shard i/n.
+type shardFlag struct{ s *action.Shard }
+
+func (f shardFlag) String() string { return f.s.String() }
+func (f shardFlag) Type() string   { return "i/n" }
+func (f shardFlag) Set(v string) (err error) {
+	*f.s, err = action.ParseShard(v)
+	return err
+}
+
+func renderCmd(h *host) *cobra.Command {
+	stdout, stderr, fsys, outFS := h.stdout, h.stderr, h.fsys, h.outFS
+	var o action.Options
+	var out, check string
+	var update bool
+	c := &cobra.Command{
+		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
+		Short: "Render templates for a profile to stdout or to a directory",
+		Example: `  # Every tenant of the prod profile, to stdout
+  krender render -p profiles/prod.yaml templates/
+
+  # One file per object under rendered/prod (replaced atomically)
+  krender render -p profiles/prod.yaml -o rendered/prod templates/
+
+  # In CI: fail when the committed rendered/prod is out of date; then refresh it
+  krender render -p profiles/prod.yaml --check rendered/prod templates/
+  krender render -p profiles/prod.yaml --check rendered/prod --update templates/
+
+  # One tenant into namespace shop, with a variable set and a CI secret (never printed)
+  krender render -p profiles/prod.yaml -t tenant-a -n shop --set LOG_LEVEL=debug --set-env IMAGE_TAG templates/ | kubectl apply -f -`,
+		RunE: func(c *cobra.Command, args []string) (err error) {
+			ctx, stop := h.interruptible()
+			defer func() { err = stop(err) }()
+			o.Paths, o.Stdin = args, h.stdin
+			w := output.Writer{FS: outFS, Context: ctx}
+			if err := checkOutputFlags(&w, out, check, update, c.Flags().Changed("output")); err != nil {
+				return err
+			}
+			e, err := action.Engine(fsys, o)
+			if err != nil {
+				return err
+			}
+			w.Guard = h.guard(e, o.Paths)
+			w.Guard.Profile = o.Profile
+			var res *render.Result
+			switch {
+			case check != "" && update:
+				res, err = w.WriteDir(e, check)
+			case check != "":
+				return h.compare(&w, e, check)
+			case out == "" || out == "-":
+				res, err = w.WriteStream(e, stdout)
+			default:
+				res, err = w.WriteDir(e, out)
+			}
+			if err != nil {
+				return err
+			}
+			h.printNotes(stderr, res)
+			return nil
+		},
+	}
+	renderFlags(c, &o, h)
+	c.Flags().BoolVar(&o.Redact, "redact", false, "write every Secret's data and stringData values as digests (krender:sha256:<hex>), for goldens that must not hold secrets")
+	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically; only a new or empty DIR, or one krender wrote: see docs/output.md), or - for stdout")
+	c.Flags().StringVar(&check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
+	c.Flags().BoolVar(&update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
+	return c
+}
+
+// checkOutputFlags rejects -o, --check and --update given together in a
+// way that has no meaning, and an unknown -o format word, before anything
+// is read.
+func checkOutputFlags(w *output.Writer, out, check string, update, outGiven bool) error {
+	if update && check == "" {
+		return fmt.Errorf("--update goes with --check DIR")
+	}
+	if check != "" && outGiven && out != "-" { // -o -, the default, said aloud
+		return fmt.Errorf("-o %s goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)", out)
+	}
+	if check == "" && out != "-" {
+		return w.CheckFormatWord(out)
+	}
+	return nil
+}
+
+// compare is render --check DIR: the notes, then a diff on stdout and
+// findings when the render differs from DIR.
+func (h *host) compare(w *output.Writer, e *render.Engine, dir string) error {
+	d, res, err := w.Compare(e, dir)
+	if err != nil {
+		return err
+	}
+	h.printNotes(h.stderr, res)
+	if d.Empty() {
+		return nil
+	}
+	diff := h.masked(h.stdout) // a diff is read in CI logs
+	d.Write(diff, dir, isTerminal(h.stdout))
+	if err := diff.Flush(); err != nil {
+		return err
+	}
+	return errFindings
+}
+
+// guard is what -o DIR and --update must not replace: the current directory
+// and every file the render reads. A test's userfs.Dir stands for the
+// working directory of its inputs, and of an output in memory.
+func (h *host) guard(e *render.Engine, paths []string) output.Guard {
+	inDir := ""
+	if d, ok := h.fsys.(userfs.Dir); ok {
+		inDir = string(d)
+	}
+	var g output.Guard
+	if _, real := h.outFS.(*afero.OsFs); !real {
+		g.WorkDir = inDir
+	}
+	add := func(name, what string, dir bool) {
+		p := name
+		if !filepath.IsAbs(p) && inDir != "" {
+			p = filepath.Join(inDir, p)
+		}
+		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
+	}
+	for _, p := range paths {
+		if p == loader.StdinPath {
+			continue
+		}
+		fi, err := userfs.Stat(h.fsys, p)
+		add(p, "template", err == nil && fi.IsDir())
+	}
+	for _, p := range e.Profile.Files {
+		add(p, "profile", false)
+	}
+	for _, in := range e.Profile.Inject {
+		if in.FragmentPath != "" {
+			add(in.FragmentPath, "fragment", false)
+		}
+	}
+	return g
+}
+
+func checkCmd(h *host) *cobra.Command {
+	var o action.Options
+	var format string
+	c := &cobra.Command{
+		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
+		Short: "Render in memory and report manifests that will misbehave at run time",
+		Example: `  # Findings as file:line:col, exit 1 on errors
+  krender check -p profiles/prod.yaml templates/
+
+  # One tenant, as SARIF for GitHub code scanning
+  krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := check.Write(io.Discard, format, nil); err != nil {
+				return err // an unknown --format, before anything is read
+			}
+			if h.validator == nil && len(o.CRDs) > 0 {
+				return h.delegate() // CRDs need the API server's code
+			}
+			if err := h.holdStdin(args); err != nil {
+				return err
+			}
+			o.Paths, o.Stdin = args, h.stdin
+			fs, err := check.Run(h.fsys, o, check.Config{Verbose: h.verbose > 0, CRDs: o.CRDs, Validator: h.validator})
+			if h.needsValidator(err) {
+				return h.delegate()
+			}
+			if err != nil {
+				return err
+			}
+			stdout := h.masked(h.stdout)
+			if err := check.Write(stdout, format, fs); err != nil {
+				return err
+			}
+			if err := stdout.Flush(); err != nil {
+				return err
+			}
+			if check.HasErrors(fs) {
+				return errFindings
+			}
+			return nil
+		},
+	}
+	renderFlags(c, &o, h)
+	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
+	return c
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+func varsCmd(h *host) *cobra.Command {
+	var o action.Options
+	c := &cobra.Command{
+		Use:   "vars -p PROFILE [-t TENANT]... PATH... (- reads stdin)",
+		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
+		Example: `  krender vars -p profiles/prod.yaml templates/
+  krender vars -p profiles/dev.yaml -t tenant-a templates/billing-api`,
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Paths, o.Stdin = args, h.stdin
+			stdout := h.masked(h.stdout)
+			if err := action.Vars(h.fsys, o, stdout); err != nil {
+				return err
+			}
+			return stdout.Flush()
+		},
+	}
+	renderFlags(c, &o, h)
+	return c
+}
+
+// printNotes prints the stages' warnings, and their info notes with -v.
+func (h *host) printNotes(w io.Writer, res *render.Result) {
+	for _, n := range res.Notes {
+		if n.Severity > filepos.Info || h.verbose > 0 {
+			fmt.Fprintln(w, n.String())
+		}
+	}
+}

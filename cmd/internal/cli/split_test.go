@@ -1,0 +1,357 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/afero"
+
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
+	"github.com/krender/krender/lint/validator"
+	"github.com/krender/krender/lint/verdict"
+)
+
+// apiServerCode are the import paths of the API server's validation and
+// what it brings: krender's start-up must not pay for them.
+var apiServerCode = []string{
+	"google.golang.org/grpc",
+	"go.opentelemetry.io/",
+	"github.com/prometheus/",
+	"k8s.io/apiserver/",
+	"github.com/google/cel-go/",
+	"k8s.io/apiextensions-apiserver/pkg/apiserver",
+}
+
+// builtinTypes are the Go types of the built-in kinds and krender's
+// packages over them: krender checks from kubeapi's tables instead, and
+// linking them would cost every command's start-up about 8 ms.
+var builtinTypes = []string{
+	"k8s.io/api/",
+	"github.com/krender/krender/lint/fieldcheck",
+	"github.com/krender/krender/kube/kubescheme",
+	"github.com/krender/krender/lint/crd",
+}
+
+// TestKrenderLinksNoAPIServerCode: render, vars, schema, version and
+// tenants start without initialising the API server's packages or the
+// built-in kinds' Go types; krender-check links them (else this test
+// could not tell).
+func TestKrenderLinksNoAPIServerCode(t *testing.T) {
+	deps := func(pkg string) []string {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			testtool.Missing(t, fmt.Sprintf("go list %s: %v", pkg, err))
+		}
+		return strings.Fields(string(out))
+	}
+	heavy := func(deps []string) []string {
+		var found []string
+		for _, d := range deps {
+			for _, p := range slices.Concat(apiServerCode, builtinTypes) {
+				if strings.HasPrefix(d, p) && (strings.HasSuffix(p, "/") || d == p) || d == strings.TrimSuffix(p, "/") {
+					found = append(found, d)
+					break
+				}
+			}
+		}
+		return found
+	}
+	if h := heavy(deps("github.com/krender/krender/cmd/krender")); len(h) > 0 {
+		t.Errorf("krender links %d packages of the API server's code or the built-in kinds' Go types, e.g. %s", len(h), h[0])
+	}
+	check := deps("github.com/krender/krender/cmd/krender-check")
+	for _, p := range slices.Concat(apiServerCode, builtinTypes) {
+		if !slices.ContainsFunc(check, func(d string) bool { return strings.HasPrefix(d, p) }) {
+			t.Errorf("krender-check links nothing under %s: the lists above no longer name what the validation brings", p)
+		}
+	}
+}
+
+// TestCheckRunsInKrenderCheck: krender checks in-process, or runs
+// krender-check beside it where the API server's validation is needed
+// (CRDs, from files or standard input; a misspelled field beside a secret
+// that reaches a Secret), with the same streams, exit status and output as
+// krender-check's in-process.
+func TestCheckRunsInKrenderCheck(t *testing.T) {
+	bin := testtool.Krender(t)
+	for _, c := range []struct {
+		dir  string
+		args []string
+	}{
+		{"../../../testdata/check/crd-in-render", []string{"check", "-p", "profile.yaml", "backups.yaml", "crd.yaml", "missing.yaml"}}, // CEL and the CRD's schema
+		{"../../../testdata/check/etc-hosts", []string{"check", "--format", "sarif", "-p", "profile.yaml", "app.yaml"}},
+		{"../..", []string{"check", "--format", "json", "-p", "profiles/dev.yaml", "templates"}},
+		{"../..", []string{"check", "--format", "yaml", "-p", "profiles/dev.yaml", "templates"}},
+		{"../..", []string{"check", "-p", "profiles/nope.yaml", "templates"}},
+		{"../../../testdata/check/crd-in-render", []string{"check", "-p", "profile.yaml", "backups.yaml", "-"}}, // stdin: crd.yaml
+		// A secret that reaches a Secret, by the profile, --set, --set-env and --set-file.
+		{"../../../testdata/secrets/check-secret-not-base64", []string{"check", "-p", "profile.yaml", "secret.yaml"}},
+		{"../../../testdata/secrets/check-secret-set", []string{"check", "-p", "profile.yaml", "--set", "DB_PASSWORD=hunter2-Sup3rSecret", "app.yaml"}},
+		{"../../../testdata/secrets/check-secret-set-env", []string{"check", "-p", "profile.yaml", "--set-env", "DB_PASSWORD=CI_DB_PASSWORD", "app.yaml"}},
+		{"../../../testdata/secrets/check-secret-set-file", []string{"check", "--format", "json", "-p", "profile.yaml", "--set-file", "DB_PASSWORD=db-password.txt", "app.yaml"}},
+		{"../../../testdata/secrets/fn-secret-set-file", []string{"fn", "--set-file", "DB_PASSWORD=db-password.txt"}},                                          // stdin: its stdin
+		{"../../../testdata/secrets/check-set-env-value", []string{"check", "-p", "profile.yaml", "--set-env", "DB_PASSWORD=hunter2-Sup3rSecret", "app.yaml"}}, // a value where a name belongs
+	} {
+		dir, args := c.dir, c.args
+		stdin, err := os.ReadFile(filepath.Join(dir, "stdin"))
+		if slices.Contains(args, "-") {
+			stdin, err = os.ReadFile(filepath.Join(dir, "crd.yaml"))
+		}
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		var wantOut, wantErr bytes.Buffer
+		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, userfs.Dir(dir), afero.NewMemMapFs(), caseEnv(t, dir))
+		if wantCode == exitError && strings.HasPrefix(dir, "../../../testdata") && !strings.HasSuffix(dir, "-value") {
+			t.Fatalf("%s: exit %d in-process: %s", dir, wantCode, wantErr.String())
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Stdin = dir, bytes.NewReader(stdin)
+		cmd.Env = append(os.Environ(), caseEnviron(t, dir)...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := exitCode(t, cmd.Run())
+		if code != wantCode || out.String() != wantOut.String() || errb.String() != wantErr.String() {
+			t.Errorf("krender %v: exit %d, stdout %d bytes, stderr %q; in-process: exit %d, stdout %d bytes, stderr %q",
+				args, code, out.Len(), errb.String(), wantCode, wantOut.Len(), wantErr.String())
+		}
+	}
+}
+
+// TestCheckWithoutKrenderCheck: a krender alone checks what kubeapi's
+// tables settle (a fleet of built-in kinds, fn's results) itself; where
+// the API server's validation is needed (CRDs, a misspelled field) it says
+// what to install and exits 2, printing nothing else.
+func TestCheckWithoutKrenderCheck(t *testing.T) {
+	bin := testtool.Krender(t)
+	alone := filepath.Join(t.TempDir(), "krender")
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs("../../..")
+	crdDir, _ := filepath.Abs("../../../testdata/check/crd-in-render")
+	list := func(item, check string) string {
+		return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + item +
+			"functionConfig:\n  apiVersion: krender.io/v1alpha1\n  kind: Render\n  spec:\n    profile: profiles/dev.yaml\n    tenant: tenant-a\n" + check
+	}
+	configMap := "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    env: ${ENV}\n"
+	typo := "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  date:\n    env: ${ENV}\n"
+	crd, err := os.ReadFile(filepath.Join(crdDir, "crd.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		dir   string
+		args  []string
+		stdin string
+		code  int
+		want  string // on stdout, where it succeeds
+	}{
+		{root, []string{"check", "-p", "profiles/dev.yaml", "templates"}, "", exitOK, "0 errors"},
+		{root, []string{"fn"}, list(configMap, ""), exitOK, "env: dev"}, // results carry check's findings
+		{root, []string{"fn"}, list(configMap, "    check: false\n"), exitOK, "env: dev"},
+		{root, []string{"render", "-p", "profiles/dev.yaml", "templates"}, "", exitOK, "env: dev"},
+		{root, []string{"fn"}, list(typo, ""), exitError, ""},
+		{crdDir, []string{"check", "-p", "profile.yaml", "backups.yaml", "crd.yaml", "missing.yaml"}, "", exitError, ""},
+		{crdDir, []string{"check", "-p", "profile.yaml", "--crds", "crd.yaml", "backups.yaml"}, "", exitError, ""},
+		{crdDir, []string{"check", "-p", "profile.yaml", "-"}, string(crd), exitError, ""},
+	} {
+		cmd := exec.Command(alone, c.args...)
+		cmd.Dir, cmd.Env = c.dir, []string{"PATH=" + t.TempDir()}
+		cmd.Stdin = strings.NewReader(c.stdin)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := exitCode(t, cmd.Run())
+		if code != c.code {
+			t.Errorf("krender %v alone: exit %d, want %d; stderr %q", c.args, code, c.code, errb.String())
+		}
+		if c.code == exitError && (out.Len() > 0 || !strings.Contains(errb.String(), "go install github.com/krender/krender/cmd/krender-check@")) {
+			t.Errorf("krender %v alone: stdout %q, stderr %q: want nothing on stdout and how to install krender-check", c.args, out.String(), errb.String())
+		}
+		if c.code == exitOK && !strings.Contains(out.String(), c.want) {
+			t.Errorf("krender %v alone: stdout %q: want %q", c.args, out.String(), c.want)
+		}
+	}
+}
+
+// TestLeanCheckAgrees runs every golden case of check and fn twice in
+// process: with the API server's validation, as krender-check does, and
+// without, as krender does, with no krender-check to be found. Without, a
+// case either prints exactly the same, or needs the validation and says
+// so before printing anything (krender would then run krender-check).
+// Cases with a secret (by --set, --set-env and --set-file, reaching a
+// Secret) need the validation too, and neither way prints the secret.
+func TestLeanCheckAgrees(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	cases, err := filepath.Glob("../../../testdata/*/*/args")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agreed, needed []string
+	for _, argsFile := range cases {
+		dir := filepath.Dir(argsFile)
+		name := strings.TrimPrefix(filepath.ToSlash(dir), "../../../testdata/")
+		raw, err := os.ReadFile(argsFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := strings.Fields(string(raw))
+		if strings.HasPrefix(name, "hostile/") || strings.HasPrefix(name, "output/") || len(args) == 0 || (args[0] != "check" && args[0] != "fn") {
+			continue
+		}
+		stdin, err := os.ReadFile(filepath.Join(dir, "stdin"))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		env := caseEnv(t, dir)
+		each := func(v verdict.Validator) (int, string, string) {
+			var out, errb bytes.Buffer
+			code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), env)
+			return code, out.String(), errb.String()
+		}
+		code, out, errs := each(validator.APIServer{})
+		leanCode, leanOut, leanErrs := each(nil)
+		for _, secret := range caseSecrets(t, dir, args) {
+			if strings.Contains(errs+leanErrs, secret) || args[0] == "check" && strings.Contains(out+leanOut, secret) {
+				t.Errorf("%s: a secret value is printed", name)
+			}
+		}
+		switch {
+		case leanCode == code && leanOut == out && leanErrs == errs:
+			agreed = append(agreed, name)
+		case leanCode == exitError && leanOut == "" && strings.HasPrefix(leanErrs, "krender: this "+args[0]+" needs the API server's validation") && strings.Count(leanErrs, "\n") == 1:
+			needed = append(needed, name)
+			if code == exitError && errs == leanErrs {
+				t.Errorf("%s: fails alike with and without the validation, yet asks for it", name)
+			}
+		default:
+			t.Errorf("%s: without the API server's validation: exit %d, stdout %q, stderr %q; with it: exit %d, stdout %q, stderr %q",
+				name, leanCode, leanOut, leanErrs, code, out, errs)
+		}
+		if strings.HasPrefix(name, "check/crd") && !slices.Contains(needed, name) && code != exitError {
+			t.Errorf("%s: a case with CRDs passed without the API server's validation", name)
+		}
+	}
+	t.Logf("agreed without the validation: %d cases; needed it: %d (%v)", len(agreed), len(needed), needed)
+	for _, name := range []string{"secrets/check-secret-not-base64", "secrets/check-secret-set", "secrets/check-secret-set-env", "secrets/check-secret-set-file", "secrets/fn-secret-set-file"} {
+		if !slices.Contains(needed, name) {
+			t.Errorf("%s: a secret that reaches a Secret, in a case the tables cannot settle, did not ask for the validation", name)
+		}
+	}
+	if len(agreed) < 20 || len(needed) == 0 {
+		t.Errorf("%d cases agreed and %d needed the validation: the test no longer tells", len(agreed), len(needed))
+	}
+}
+
+// TestLeanCheckAgreesOnSecrets is TestLeanCheckAgrees for values given by
+// --set, --set-env and --set-file: the same bytes and exit status both ways,
+// and a CI secret's value in neither.
+func TestLeanCheckAgreesOnSecrets(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	const dir = "../../../testdata/subst/secret-flags"
+	env := func(name string) (string, bool) {
+		if name == "DB_USER" {
+			return "Bad_Secret!", true
+		}
+		return "", false
+	}
+	for _, c := range []struct {
+		args   []string
+		secret bool
+	}{
+		{[]string{"--set", "DB_USER=Bad_Secret!"}, false},
+		{[]string{"--set", "DB_USER=good", "--set", "APP=9web"}, false},
+		{[]string{"--set-env", "DB_USER"}, true},
+		{[]string{"--set-file", "DB_USER=db-user.txt"}, true},
+	} {
+		args := append(append([]string{"check", "-p", "profile.yaml"}, c.args...), "app.yaml")
+		each := func(v verdict.Validator) (int, string, string) {
+			var out, errb bytes.Buffer
+			code := execute(v, nil, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), env)
+			return code, out.String(), errb.String()
+		}
+		code, out, errs := each(validator.APIServer{})
+		leanCode, leanOut, leanErrs := each(nil)
+		if leanCode != code || leanOut != out || leanErrs != errs {
+			t.Errorf("%v: without the API server's validation: exit %d, stdout %q, stderr %q; with it: exit %d, stdout %q, stderr %q",
+				args, leanCode, leanOut, leanErrs, code, out, errs)
+		}
+		if code != exitFindings || !strings.Contains(out, "[invalid-name]") || !strings.Contains(out, "LOG_LEVLE") {
+			t.Errorf("%v: exit %d, want the invalid-name error and the unused LOG_LEVLE:\n%s%s", args, code, out, errs)
+		}
+		if c.secret && strings.Contains(out+errs, "Bad_Secret") {
+			t.Errorf("%v: a CI secret's value printed:\n%s%s", args, out, errs)
+		}
+	}
+}
+
+// TestKrenderCheckRefusesAnotherKrender: krender-check run by a krender of
+// another build refuses, since the two must read flags and profiles alike:
+// one of an earlier release (the version line alone), one that reads
+// other flags, profiles or rules, one whose word it cannot read. It runs
+// for one that reads the same, however built.
+func TestKrenderCheckRefusesAnotherKrender(t *testing.T) {
+	helper := filepath.Join(filepath.Dir(testtool.Krender(t)), CheckBinary)
+	for _, c := range []struct {
+		env    []string
+		code   int
+		stderr string
+	}{
+		{[]string{legacyParentEnv + "=krender v0.0.1 go1.20"}, exitError, `krender that ran it is "krender v0.0.1 go1.20": install both from the same release`},
+		{[]string{parentEnv + `={"version":"krender v0.0.2 go1.20","contract":"00"}`, legacyParentEnv + "=krender v0.0.2 go1.20"}, exitError,
+			`krender that ran it is "krender v0.0.2 go1.20", and they read other flags, profiles or rules: install both from the same release`},
+		{[]string{parentEnv + "=krender v0.0.3"}, exitError, `the krender that ran krender-check says "krender v0.0.3" of its build, which this release does not read`},
+		{[]string{parentEnv + `={"version":"krender (devel) revision unknown go1.20","contract":"` + contract() + `"}`}, exitOK, ""},
+	} {
+		cmd := exec.Command(helper, "version")
+		cmd.Env = append(os.Environ(), c.env...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := exitCode(t, cmd.Run())
+		if code != c.code || (code == exitError) != (out.Len() == 0) || !strings.Contains(errb.String(), c.stderr) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, %q", c.env, code, out.String(), errb.String(), c.code, c.stderr)
+		}
+	}
+}
+
+// caseSecrets are the secret values of a golden case: its environment's
+// values (--set-env) and the files --set-file reads.
+func caseSecrets(t *testing.T, dir string, args []string) []string {
+	t.Helper()
+	var values []string
+	for _, kv := range caseEnviron(t, dir) {
+		_, v, _ := strings.Cut(kv, "=")
+		values = append(values, v)
+	}
+	for i := 1; i < len(args); i++ {
+		_, v, _ := strings.Cut(args[i], "=")
+		if args[i-1] == "--set-file" {
+			if b, err := os.ReadFile(filepath.Join(dir, v)); err == nil {
+				values = append(values, strings.TrimSpace(string(b)))
+			}
+		}
+	}
+	return values
+}
+
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}

@@ -1,0 +1,225 @@
+// Package loadroot keeps the files a profile names inside the repository,
+// as kustomize's --load-restrictor LoadRestrictionsRootOnly keeps a
+// kustomization's: templates and profiles change in pull requests, and the
+// CI runner that renders them holds secrets a profile must not copy into
+// its output (see docs/security.md).
+package loadroot
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/model/filepos"
+)
+
+// FS is what the root is found on, read by the user's paths (package
+// userfs); an FS that can also follow symbolic links (RealPather, as
+// userfs.Dir) has them followed, any other is taken lexically.
+type FS = fs.FS
+
+// RealPather follows a path to where it really leads: absolute (or, for an
+// in-memory FS, clean), every symbolic link resolved. It fails on a path
+// that does not exist.
+type RealPather interface {
+	RealPath(name string) (string, error)
+}
+
+// Mode is --load-restrictor's value.
+type Mode int
+
+const (
+	RootOnly Mode = iota // files a profile names must lie within the root
+	None                 // no check
+)
+
+// Flag and RootFlag are the flags a refusal names.
+const (
+	Flag     = "--load-restrictor"
+	RootFlag = "--root"
+)
+
+// ParseMode reads --load-restrictor: kustomize's names and short ones.
+func ParseMode(s string) (Mode, error) {
+	switch {
+	case s == "", strings.EqualFold(s, "rootOnly"), strings.EqualFold(s, "LoadRestrictionsRootOnly"):
+		return RootOnly, nil
+	case strings.EqualFold(s, "none"), strings.EqualFold(s, "LoadRestrictionsNone"):
+		return None, nil
+	}
+	return RootOnly, fmt.Errorf("%s %q: want rootOnly (the default; or LoadRestrictionsRootOnly) or none (or LoadRestrictionsNone)", Flag, s)
+}
+
+// Root is the directory every file a profile names must lie within.
+type Root struct {
+	fsys  FS
+	off   bool
+	dir   string // where the root really is
+	cwd   string // where the working directory really is
+	shown string // the root as messages name it
+}
+
+// New finds the root on fsys: dir when given (--root), else the top of the
+// git work tree holding the working directory (a `.git` directory, or a
+// file as in a linked worktree), else the working directory itself.
+func New(fsys FS, dir string, mode Mode) (*Root, error) {
+	if mode == None {
+		return &Root{off: true}, nil
+	}
+	r := &Root{fsys: fsys}
+	cwd, err := r.real(".")
+	if err != nil {
+		return nil, fmt.Errorf("cannot find the working directory: %v", filepos.FileError(err))
+	}
+	r.cwd = cwd
+	if dir != "" {
+		st, err := userfs.Stat(fsys, dir)
+		if err == nil && !st.IsDir() {
+			err = errors.New("not a directory")
+		}
+		if err == nil {
+			r.dir, err = r.real(dir)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %v", RootFlag, dir, filepos.FileError(err))
+		}
+		r.shown = dir
+		return r, nil
+	}
+	r.dir = cwd
+	for d := cwd; ; {
+		if _, err := userfs.Stat(fsys, filepath.Join(d, ".git")); err == nil {
+			r.dir = d
+			break
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	r.shown = r.dir
+	if rel, err := filepath.Rel(cwd, r.dir); err == nil {
+		r.shown = rel // "." or "../..": the same on every machine
+	}
+	return r, nil
+}
+
+// Off reports whether the check is turned off (--load-restrictor none).
+func (r *Root) Off() bool { return r == nil || r.off }
+
+// String is the root as messages name it.
+func (r *Root) String() string { return r.shown }
+
+// Check refuses path, which a profile names as what (extends, fragment,
+// CRD file) at pos, unless it leads into the root. A path that does not
+// exist is judged by the nearest directory above it that does.
+func (r *Root) Check(what, path string, pos filepos.Pos) error {
+	if r.Off() {
+		return nil
+	}
+	real, err := r.resolve(path)
+	if err != nil {
+		return filepos.Errorf(pos, "%s %s: %v", what, path, filepos.FileError(err))
+	}
+	if within(r.dir, real) {
+		return nil
+	}
+	return filepos.Errorf(pos, "%s %s%s is outside the root %s, and krender reads the files a profile names only within it (%s)",
+		what, path, r.leads(path, real), r.shown, r.hint())
+}
+
+// CheckWalked refuses file, found by walking the directory dir, unless it
+// leads into dir or the root: a symbolic link committed among the
+// templates must not reach the rest of the machine.
+func (r *Root) CheckWalked(what, dir, file string) error {
+	if r.Off() {
+		return nil
+	}
+	pos := filepos.Pos{File: file}
+	real, err := r.resolve(file)
+	if err != nil {
+		return filepos.Errorf(pos, "cannot read %s: %v", what, filepos.FileError(err))
+	}
+	if within(r.dir, real) {
+		return nil
+	}
+	if d, err := r.resolve(dir); err == nil && within(d, real) {
+		return nil
+	}
+	return filepos.Errorf(pos, "this %s leads to %s, outside the directory %s and the root %s, and krender reads a file found in a directory only within one of them (%s)",
+		what, real, dir, r.shown, r.hint())
+}
+
+// CheckGiven refuses path, named on the command line, only when it lies in
+// the root as written but leads out of it: the caller chose the path, but
+// whoever committed the link chose where it goes. A path written outside
+// the root is the caller's own and is read as given.
+func (r *Root) CheckGiven(what, path string) error {
+	if r.Off() {
+		return nil
+	}
+	if !within(r.dir, r.lexical(path)) {
+		return nil
+	}
+	real, err := r.resolve(path)
+	if err != nil || within(r.dir, real) {
+		return nil // reading it says what is wrong
+	}
+	return filepos.Errorf(filepos.Pos{File: path}, "this %s leads to %s, outside the root %s, and krender reads a path in the root only when it leads to a file within it (%s)",
+		what, real, r.shown, r.hint())
+}
+
+func (r *Root) hint() string {
+	return fmt.Sprintf("widen the root with %s DIR, or allow any file with %s none", RootFlag, Flag)
+}
+
+// leads says where path really goes when a symbolic link took it there.
+func (r *Root) leads(path, real string) string {
+	if r.lexical(path) == real {
+		return ""
+	}
+	return " (which leads to " + real + ")"
+}
+
+// lexical is path as written, made absolute from the working directory.
+func (r *Root) lexical(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(r.cwd, path)
+}
+
+// real is name made absolute with its links followed, or lexically clean on
+// an FS that has no links.
+func (r *Root) real(name string) (string, error) {
+	return userfs.RealPath(r.fsys, name)
+}
+
+// resolve is real for a path that may not exist yet: the nearest existing
+// directory above it resolved, the rest joined on.
+func (r *Root) resolve(name string) (string, error) {
+	p, err := r.real(name)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return p, err
+	}
+	clean := filepath.Clean(name)
+	parent := filepath.Dir(clean)
+	if parent == clean {
+		return "", err
+	}
+	d, err := r.resolve(parent)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, filepath.Base(clean)), nil
+}
+
+// within reports whether p is dir or below it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

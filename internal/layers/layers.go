@@ -1,0 +1,79 @@
+// Package layers is krender's layer table: the order docs/architecture.md
+// draws, written once where a test can hold the code to it. A package may
+// import its own layer and those below it; an import that runs up the table
+// fails TestImportsRunDown, and so does a package the table does not place.
+package layers
+
+import (
+	"slices"
+	"strings"
+)
+
+// Module is krender's module path.
+const Module = "github.com/krender/krender"
+
+// A Layer is a row of the table: its name, what it does, and the folders
+// (relative to the module root) whose packages stand on it. A folder holds
+// the packages below it too, unless a longer folder of another row names
+// them (render is the engine, render/subst a stage).
+type Layer struct {
+	Name    string
+	Does    string
+	Folders []string
+}
+
+// Table is the order, top first: a layer imports only itself and the layers
+// after it.
+var Table = []Layer{
+	{"main", "`os.Exit(cli.Main(...))` and nothing else; the benchmark program",
+		[]string{"cmd/krender", "cmd/krender-check", "hack"}},
+	{"command line", "commands, flags, exit statuses, what is printed; the process's settings; CI secrets from `--set-env`/`--set-file`",
+		[]string{"cmd/internal/cli"}},
+	{"linting", "`krender check` and `fn`: the linter handed to the engine as its check stage, its rules and formats; the API server's validation behind `verdict.Validator`, which only `krender-check` links",
+		[]string{"lint"}},
+	{"actions", "what a command does over the engine: inputs loaded, `--set`, CI secrets and `--shard` turned into units, yqlib's process switches set (`yqexpr.Settle`, so that a library caller gets the CLI's yq), the engine run",
+		[]string{"action"}},
+	{"files", "every file krender reads or writes: paths as users type them, the load root, the loader, the output",
+		[]string{"files"}},
+	{"engine", "the stage list, built once; units rendered in parallel and handed on in order; reads no file, knows no flag",
+		[]string{"render"}},
+	{"stages", "one package per stage of the list in `render/stages.go`",
+		[]string{"render/subst", "render/namespace", "inject", "render/istio", "render/zones", "render/contenthash", "render/redact"}},
+	{"model", "what every stage reads: documents, the profile, positions, the printer, where workloads keep their pods",
+		[]string{"model"}},
+	{"Kubernetes", "facts about Kubernetes' own APIs: generated tables, the scheme, API lifecycles",
+		[]string{"kube"}},
+	{"ground", "helpers that import nothing of krender: internal errors, did-you-mean, this table",
+		[]string{"internal/bug", "internal/suggest", "internal/layers"}},
+	{"test support", "end-to-end tests, and the packages only tests and `hack` import",
+		[]string{"internal/testing", "e2e"}},
+}
+
+// Of is the index in Table of the layer of the package at path (relative to
+// the module root, or a full import path), and whether the table places it.
+func Of(path string) (int, bool) {
+	path = strings.TrimPrefix(strings.TrimPrefix(path, Module), "/")
+	best, at := -1, -1
+	for i, l := range Table {
+		for _, f := range l.Folders {
+			if (path == f || strings.HasPrefix(path, f+"/")) && len(f) > best {
+				best, at = len(f), i
+			}
+		}
+	}
+	return at, at >= 0
+}
+
+// TestSupport is the index of the test-support row: packages that only tests
+// and hack may import, whatever their place.
+var TestSupport = slices.IndexFunc(Table, func(l Layer) bool { return l.Name == "test support" })
+
+// Markdown is Table as docs/architecture.md prints it.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| Layer | Folders | Does |\n|---|---|---|\n")
+	for _, l := range Table {
+		b.WriteString("| " + l.Name + " | `" + strings.Join(l.Folders, "`, `") + "` | " + l.Does + " |\n")
+	}
+	return b.String()
+}

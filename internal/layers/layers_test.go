@@ -1,0 +1,181 @@
+package layers
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestImportsRunDown holds every package of the module to Table: it imports
+// only its own layer and those below, test support is imported by tests and
+// hack alone, and every package stands in a row. It reads the sources
+// itself, so no missing tool can make it pass unread.
+func TestImportsRunDown(t *testing.T) {
+	pkgs := readImports(t, moduleRoot(t))
+	if len(pkgs) < len(Table) {
+		t.Fatalf("read %d packages: the walk found too few to hold to the table", len(pkgs))
+	}
+	for _, dir := range sortedKeys(pkgs) {
+		from, ok := Of(dir)
+		if !ok {
+			t.Errorf("%s: no row of layers.Table places this package: add its folder where its imports say it stands", dir)
+			continue
+		}
+		for _, imp := range pkgs[dir] {
+			if msg := judge(dir, from, imp.path); msg != "" {
+				t.Errorf("%s: %s", imp.pos, msg)
+			}
+		}
+	}
+}
+
+// judge is why the import of path from dir (on layer from) breaks the
+// table, or "".
+func judge(dir string, from int, path string) string {
+	to, ok := Of(path)
+	switch {
+	case !ok:
+		return "imports " + path + ", which no row of layers.Table places"
+	case to == TestSupport && from != TestSupport && !strings.HasPrefix(dir, "hack/") && dir != "hack":
+		return "imports " + path + ", test support, which only tests and hack may import"
+	case to < from:
+		return "imports " + path + " (" + Table[to].Name + "), which stands above " + Table[from].Name + ": imports run down"
+	}
+	return ""
+}
+
+// TestEveryRowHoldsAPackage: a row whose folders hold no package is a
+// table that no longer matches the tree.
+func TestEveryRowHoldsAPackage(t *testing.T) {
+	pkgs := readImports(t, moduleRoot(t))
+	for _, l := range Table {
+		for _, f := range l.Folders {
+			if !slices.ContainsFunc(sortedKeys(pkgs), func(d string) bool { return d == f || strings.HasPrefix(d, f+"/") }) {
+				t.Errorf("layer %q names %s, which holds no package", l.Name, f)
+			}
+		}
+	}
+}
+
+func TestOf(t *testing.T) {
+	for path, want := range map[string]string{
+		"render":                            "engine",
+		"render/subst/shellformat":          "stages",
+		Module + "/render/contenthash/refs": "stages",
+		"cmd/internal/cli":                  "command line",
+		"cmd/krender":                       "main",
+		"internal/testing/testtool":         "test support",
+		"model/profiles":                    "model",
+	} {
+		if i, ok := Of(path); !ok || Table[i].Name != want {
+			t.Errorf("Of(%s) = %d, %v; want %s", path, i, ok, want)
+		}
+	}
+	for _, path := range []string{"", "renderer", "internal", "github.com/other/render"} {
+		if i, ok := Of(path); ok {
+			t.Errorf("Of(%q) = %s, want no row", path, Table[i].Name)
+		}
+	}
+}
+
+func TestJudge(t *testing.T) {
+	at := func(dir string) int { i, _ := Of(dir); return i }
+	for _, c := range []struct {
+		dir, imp string
+		runsUp   bool
+	}{
+		{"model/profiles", Module + "/render/contenthash/refs", true},
+		{"files/output", Module + "/render", false},
+		{"render", Module + "/files/output", true},
+		{"render/zones", Module + "/internal/testing/testtool", true},
+		{"hack/bench", Module + "/internal/testing/fleetgen", false},
+		{"lint/check", Module + "/action", false},
+		{"action", Module + "/lint/check", true},
+		{"model/manifest", Module + "/model/filepos", false},
+	} {
+		if got := judge(c.dir, at(c.dir), c.imp) != ""; got != c.runsUp {
+			t.Errorf("judge(%s imports %s) breaks the table: %v, want %v", c.dir, c.imp, got, c.runsUp)
+		}
+	}
+}
+
+type imported struct {
+	path string
+	pos  token.Position
+}
+
+// readImports is, for each folder of the module that holds non-test Go
+// files, the module's packages they import.
+func readImports(t *testing.T, root string) map[string][]imported {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs := map[string][]imported{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		dir := filepath.ToSlash(rel)
+		if pkgs[dir] == nil {
+			pkgs[dir] = []imported{}
+		}
+		for _, s := range f.Imports {
+			path, _ := strconv.Unquote(s.Path.Value)
+			if path == Module || strings.HasPrefix(path, Module+"/") {
+				pkgs[dir] = append(pkgs[dir], imported{path, fset.Position(s.Pos())})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module "+Module+"\n") {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod of " + Module + " above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,69 @@
+package krm
+
+import (
+	"strings"
+
+	"github.com/krender/krender/lint/rule"
+	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/render/redact"
+)
+
+// unresolvedRule is the finding that is `krender render`'s error: a
+// function renders, so it fails on it as render does; every other finding
+// is a result, and render would not fail on it either.
+const unresolvedRule = "unresolved-var"
+
+// findings turns check findings into results, masking secret values.
+func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.Text) ([]Result, error) {
+	var errs filepos.List
+	byRef := map[string]*manifest.Object{}
+	for _, o := range set.Objects {
+		byRef[o.Kind()+"/"+o.Name()] = o
+	}
+	for _, o := range set.Objects {
+		// a finding in zone copies names the object as written: point at the first copy
+		if w, _ := o.AsWritten(""); byRef[w] == nil {
+			byRef[w] = o
+		}
+	}
+	var out []Result
+	for _, f := range fs {
+		if f.Rule == unresolvedRule && f.Severity == filepos.Err {
+			errs = append(errs, filepos.Errorf(f.Pos, "%s", f.Msg))
+			continue
+		}
+		pos, _ := loc.locate(f.Pos, "")
+		r := Result{
+			Message:  mask.String(strings.TrimSuffix(f.Msg, ".") + ". Fix: " + f.Fix),
+			Severity: severity(f.Severity),
+			Tags:     map[string]string{"rule": f.Rule, "position": pos.String()},
+		}
+		if o := byRef[f.Object]; o != nil {
+			r.ResourceRef = &ResourceRef{APIVersion: o.APIVersion(), Kind: o.Kind(), Name: o.Name(), Namespace: o.Namespace()}
+			if e := loc.entryAt(f.Pos); e != nil && f.Pos.File == loc.src.Path {
+				if p, _ := pathAt(e.node, f.Pos); len(p.steps) > 0 {
+					r.Field = &Field{Path: p.String()}
+				}
+			}
+			if or := originOf(o.Node); or.file != "" {
+				r.File = &File{Path: or.file, Index: max(or.index, 0)}
+			}
+		}
+		if r.File == nil && f.Pos.File != loc.src.Path && f.Pos.File != "" {
+			r.File = &File{Path: f.Pos.File} // an injected fragment's file
+		}
+		out = append(out, r)
+	}
+	return out, errs.Err()
+}
+
+func severity(s filepos.Severity) string {
+	switch s {
+	case filepos.Err:
+		return "error"
+	case filepos.Warning:
+		return "warning"
+	}
+	return "info"
+}
