@@ -335,12 +335,7 @@ func lookup(f refs.Found, ns string, index map[key]*target, byName map[key][]*ta
 
 // refNamespace is where the referent lives: the referrer's namespace unless
 // the reference names one (a ServiceAccount's secrets may).
-func refNamespace(f refs.Found, ns string) string {
-	if n := manifest.Value(f.Holder, "namespace"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
-		return n.Value
-	}
-	return ns
-}
+func refNamespace(f refs.Found, ns string) string { return f.Namespace(ns) }
 
 func optional(holder *yaml.Node) bool {
 	v := manifest.Value(holder, "optional")
@@ -371,3 +366,8 @@ func setConfigHash(o *manifest.Object, stamp map[string]bool) {
 	manifest.Put(manifest.Ensure(md, "annotations"), ConfigHashKey, manifest.String(sum))
 	o.MadeEntry(StageName, tpl, "metadata")
 }
+
+// References is the stage's reference table: the built-in fields and the
+// profile's. gc reads cluster objects with it, so that it finds exactly
+// the references this stage rewrites.
+func (st *Stage) References() *refs.Table { return st.table }
