@@ -70,8 +70,8 @@ type Hashed struct {
 	Target
 	UID, ResourceVersion string
 	Created              time.Time
-	BaseName             string  // the label's value
-	Owners               []Owner // every owner reference, any tool's
+	BaseName             string   // the label's value
+	Owners               []Owner  // every owner reference, any tool's
 	Managed              []string // UIDs of the owner references FieldManager applied
 }
 
@@ -247,6 +247,9 @@ func settleUnowned(d *Decision, users map[Target][]Owner, newer map[versionKey]*
 	if len(d.Owners) > 0 || d.Reason != "" {
 		return
 	}
+	if d.Action == Unchanged {
+		d.Action = Keep
+	}
 	if _, used := users[h.Target]; used {
 		d.Reason = "kept: used from another namespace, where no owner reference can point"
 		return
@@ -256,9 +259,6 @@ func settleUnowned(d *Decision, users map[Target][]Owner, newer map[versionKey]*
 		d.Action = Delete
 		d.Reason = "nothing listed uses it and a newer version, " + n.Name + ", is in use"
 		return
-	}
-	if d.Action == Unchanged {
-		d.Action = Keep
 	}
 	d.Reason = "kept: nothing listed uses it and no newer version is in use, so something else may read it"
 }
