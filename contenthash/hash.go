@@ -60,11 +60,12 @@ const maxName = 253
 type Stage struct {
 	mode  string
 	table *refs.Table
+	gc    bool // the profile's hash.gc: old versions are krender gc's to delete
 }
 
 // New reads the profile's hash section.
 func New(p profiles.Hash) (*Stage, error) {
-	st := &Stage{mode: Suffix}
+	st := &Stage{mode: Suffix, gc: p.GC != nil && *p.GC}
 	if p.Mode.Value != "" {
 		if !validMode(p.Mode.Value) {
 			return nil, filepos.Errorf(p.Mode.Pos, "hash mode %q: want one of %s", p.Mode.Value, strings.Join(modes, ", "))
@@ -230,6 +231,9 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 	if mode == Suffix {
 		if err := t.rename(o, nameNode); err != nil {
 			return nil, k, err
+		}
+		if st.gc {
+			setNoPrune(o)
 		}
 	}
 	return t, k, nil
