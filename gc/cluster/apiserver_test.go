@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -42,7 +43,9 @@ func kubectl(t *testing.T, stdin string, args ...string) string {
 
 func namespace(t *testing.T, name string) {
 	kubectl(t, "", "create", "namespace", name)
-	t.Cleanup(func() { exec.Command("kubectl", "--kubeconfig", kubeconfig, "delete", "namespace", name, "--wait=false").Run() })
+	t.Cleanup(func() {
+		exec.Command("kubectl", "--kubeconfig", kubeconfig, "delete", "namespace", name, "--wait=false").Run()
+	})
 }
 
 func restConfig(t *testing.T, user string) *rest.Config {
@@ -151,7 +154,17 @@ func TestOwnersSurviveKubectlApply(t *testing.T) {
 		}
 	}
 	check("after gc")
-	apply()
+	// A label changed in the templates: each apply now writes the objects.
+	release := func(m string) string {
+		return strings.ReplaceAll(m, "labels: {krender.io/name:", "labels: {release: r2, krender.io/name:")
+	}
+	kubectl(t, release(app(ns, "client", "v2", "v1")+"---\n"+configMap(ns, "client", "v1")), "apply", "-f", "-")
+	kubectl(t, release(app(ns, "server", "v2", "v1")+"---\n"+configMap(ns, "server", "v1")), "apply", "--server-side", "-f", "-")
+	for cm := range want {
+		if l := kubectl(t, "", "get", "-n", ns, "configmap", cm, "-o", "jsonpath={.metadata.labels.release}"); l != "r2" {
+			t.Fatalf("%s: kubectl apply did not write it (label release %q)", cm, l)
+		}
+	}
 	check("after kubectl apply")
 	r, err := collect(t, restConfig(t, ""), ns)
 	if err != nil {
@@ -255,6 +268,7 @@ func TestLeastPrivilegeRole(t *testing.T) {
 		t.Fatal("the Role in docs/gc.md has no [get, list, patch, delete] rule")
 	}
 	kubectl(t, noPatch+"---\n"+binding, "apply", "-f", "-")
+	waitCan(t, ns, "list", "pods")
 	_, err := collect(t, restConfig(t, "gc-user"), ns)
 	if err == nil || !strings.HasPrefix(err.Error(), `gc: patch configmaps in namespace "gc-rbac": `) || !strings.Contains(err.Error(), "forbidden") {
 		t.Errorf("without patch: %v", err)
@@ -264,6 +278,7 @@ func TestLeastPrivilegeRole(t *testing.T) {
 	}
 
 	kubectl(t, role+"---\n"+binding, "apply", "-f", "-")
+	waitCan(t, ns, "patch", "configmaps")
 	r, err := collect(t, restConfig(t, "gc-user"), ns)
 	if err != nil {
 		t.Fatalf("under the documented Role: %v", err)
@@ -277,4 +292,18 @@ func TestLeastPrivilegeRole(t *testing.T) {
 	if got := owners(t, ns, "configmap", "web-v2"); !slices.Equal(got, []string{"Deployment/web"}) {
 		t.Errorf("under the documented Role: owners %v", got)
 	}
+}
+
+// waitCan waits until the API server's RBAC caches let gc-user do verb on
+// resource: a Role takes effect a moment after it is written.
+func waitCan(t *testing.T, ns, verb, resource string) {
+	t.Helper()
+	for range 100 {
+		out, _ := exec.Command("kubectl", "--kubeconfig", kubeconfig, "auth", "can-i", verb, resource, "-n", ns, "--as", "gc-user").Output()
+		if strings.TrimSpace(string(out)) == "yes" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("gc-user still cannot %s %s", verb, resource)
 }
