@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -41,11 +42,16 @@ func kubectl(t *testing.T, stdin string, args ...string) string {
 	return string(out)
 }
 
-func namespace(t *testing.T, name string) {
+// namespace makes a namespace of its own for a test: without
+// kube-controller-manager a deleted one stays terminating, so each run
+// takes a new name.
+func namespace(t *testing.T, base string) string {
+	name := base + "-" + strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36)
 	kubectl(t, "", "create", "namespace", name)
 	t.Cleanup(func() {
 		exec.Command("kubectl", "--kubeconfig", kubeconfig, "delete", "namespace", name, "--wait=false").Run()
 	})
+	return name
 }
 
 func restConfig(t *testing.T, user string) *rest.Config {
@@ -132,8 +138,7 @@ func configMap(ns, name, version string) string {
 // `kubectl apply` of the same manifests, client-side and server-side, and
 // a second gc run changes nothing.
 func TestOwnersSurviveKubectlApply(t *testing.T) {
-	const ns = "gc-apply"
-	namespace(t, ns)
+	ns := namespace(t, "gc-apply")
 	apply := func() {
 		kubectl(t, app(ns, "client", "v2", "v1")+"---\n"+configMap(ns, "client", "v1"), "apply", "-f", "-")
 		kubectl(t, app(ns, "server", "v2", "v1")+"---\n"+configMap(ns, "server", "v1"), "apply", "--server-side", "-f", "-")
@@ -179,8 +184,8 @@ func TestOwnersSurviveKubectlApply(t *testing.T) {
 // writer adds its own owner reference to every ConfigMap: every owner gc
 // must set is there, and every one the other writer set.
 func TestConcurrentRunsLoseNoUpdate(t *testing.T) {
-	const ns, apps = "gc-race", 12
-	namespace(t, ns)
+	const apps = 12
+	ns := namespace(t, "gc-race")
 	var all strings.Builder
 	for i := range apps {
 		all.WriteString(app(ns, fmt.Sprintf("a%d", i), "v2", "v1") + "---\n" + configMap(ns, fmt.Sprintf("a%d", i), "v1") + "---\n")
@@ -189,6 +194,23 @@ func TestConcurrentRunsLoseNoUpdate(t *testing.T) {
 	kubectl(t, "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: theirs, namespace: "+ns+"}\n", "apply", "-f", "-")
 	saUID := strings.TrimSpace(kubectl(t, "", "get", "-n", ns, "serviceaccount", "theirs", "-o", "jsonpath={.metadata.uid}"))
 
+	theirs := func(i int) error {
+		for _, v := range []string{"v1", "v2"} {
+			patch := fmt.Sprintf(`{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"ServiceAccount","name":"theirs","uid":%q}]}}`, saUID)
+			out, err := exec.Command("kubectl", "--kubeconfig", kubeconfig, "patch", "-n", ns, "configmap", fmt.Sprintf("a%d-%s", i, v), "--type=strategic", "-p", patch).CombinedOutput()
+			if err != nil {
+				return fmt.Errorf("%v: %s", err, out)
+			}
+		}
+		return nil
+	}
+	// The other writer's first half lands before gc lists, the rest while
+	// both gc runs write.
+	for i := range apps / 2 {
+		if err := theirs(i); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 3)
 	for range 2 {
@@ -198,14 +220,10 @@ func TestConcurrentRunsLoseNoUpdate(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
-		for i := range apps {
-			for _, v := range []string{"v1", "v2"} {
-				patch := fmt.Sprintf(`{"metadata":{"ownerReferences":[{"apiVersion":"v1","kind":"ServiceAccount","name":"theirs","uid":%q}]}}`, saUID)
-				out, err := exec.Command("kubectl", "--kubeconfig", kubeconfig, "patch", "-n", ns, "configmap", fmt.Sprintf("a%d-%s", i, v), "--type=strategic", "-p", patch).CombinedOutput()
-				if err != nil {
-					errs <- fmt.Errorf("%v: %s", err, out)
-					return
-				}
+		for i := apps / 2; i < apps; i++ {
+			if err := theirs(i); err != nil {
+				errs <- err
+				return
 			}
 		}
 		errs <- nil
@@ -255,8 +273,7 @@ func roleFromDocs(t *testing.T, ns string) string {
 // (impersonated), and without its patch verb fails with one error naming
 // the verb and the resource, having changed nothing.
 func TestLeastPrivilegeRole(t *testing.T) {
-	const ns = "gc-rbac"
-	namespace(t, ns)
+	ns := namespace(t, "gc-rbac")
 	kubectl(t, app(ns, "web", "v2", "v1"), "apply", "-f", "-")
 	kubectl(t, "apiVersion: v1\nkind: Secret\nmetadata: {name: db-x1, namespace: "+ns+", labels: {krender.io/name: db}}\nstringData: {password: "+secretValue+"}\n", "apply", "-f", "-")
 	role := roleFromDocs(t, ns)
@@ -270,7 +287,7 @@ func TestLeastPrivilegeRole(t *testing.T) {
 	kubectl(t, noPatch+"---\n"+binding, "apply", "-f", "-")
 	waitCan(t, ns, "list", "pods")
 	_, err := collect(t, restConfig(t, "gc-user"), ns)
-	if err == nil || !strings.HasPrefix(err.Error(), `gc: patch configmaps in namespace "gc-rbac": `) || !strings.Contains(err.Error(), "forbidden") {
+	if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("gc: patch configmaps in namespace %q: ", ns)) || !strings.Contains(err.Error(), "forbidden") {
 		t.Errorf("without patch: %v", err)
 	}
 	if got := owners(t, ns, "configmap", "web-v2"); len(got) != 0 {
