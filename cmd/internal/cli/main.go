@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/output"
@@ -44,9 +45,10 @@ const (
 // Main is the program: it settles the process's own settings (the
 // collector; yqlib's switches are the actions', see yqexpr.Settle), runs
 // the command line and returns the exit status, which only main gives.
-// v is the API server's validation for check and fn; krender passes nil
-// and runs krender-check where a command needs it (see verdict.Validator).
-func Main(v verdict.Validator) int {
+// v is the API server's validation for check and fn, c runs gc against a
+// cluster; krender passes nil for both and runs krender-check where a
+// command needs them (see verdict.Validator, gc.Collector).
+func Main(v verdict.Validator, c gc.Collector) int {
 	tuneGC()
 	if v != nil {
 		if err := checkParent(os.LookupEnv); err != nil {
@@ -55,7 +57,7 @@ func Main(v verdict.Validator) int {
 		}
 	}
 	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
-	h.signals = true
+	h.collector, h.signals = c, true
 	return h.execute()
 }
 
@@ -103,6 +105,8 @@ type host struct {
 	// validator is the API server's validation; nil: krender-check's
 	// (delegate).
 	validator verdict.Validator
+	// collector runs gc; nil: krender-check's (delegate).
+	collector gc.Collector
 	// args and rawStderr are the command line and the unmasked standard
 	// error, which a delegated command gets as they are.
 	args      []string
@@ -139,6 +143,13 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 // is what --set-env reads. A panic below it is an internal error.
 func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
 	return newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env).execute()
+}
+
+// executeWith is execute with gc's collector.
+func executeWith(v verdict.Validator, c gc.Collector, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
+	h := newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env)
+	h.collector = c
+	return h.execute()
 }
 
 // newHost is the host of one command line, in the background context and
@@ -204,7 +215,7 @@ func newRoot(h *host) *cobra.Command {
 	root.SetOut(h.stdout)
 	root.SetErr(h.stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h))
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h), gcCmd(h))
 	// Cobra adds these at Execute; add them now to give them examples.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
