@@ -60,11 +60,12 @@ const maxName = 253
 type Stage struct {
 	mode  string
 	table *refs.Table
+	gc    bool // the profile's hash.gc: old versions are krender gc's to delete
 }
 
 // New reads the profile's hash section.
 func New(p profiles.Hash) (*Stage, error) {
-	st := &Stage{mode: Suffix}
+	st := &Stage{mode: Suffix, gc: p.GC != nil && *p.GC}
 	if p.Mode.Value != "" {
 		if !validMode(p.Mode.Value) {
 			return nil, filepos.Errorf(p.Mode.Pos, "hash mode %q: want one of %s", p.Mode.Value, strings.Join(modes, ", "))
@@ -231,6 +232,9 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 		if err := t.rename(o, nameNode); err != nil {
 			return nil, k, err
 		}
+		if st.gc {
+			setNoPrune(o)
+		}
 	}
 	return t, k, nil
 }
@@ -335,12 +339,7 @@ func lookup(f refs.Found, ns string, index map[key]*target, byName map[key][]*ta
 
 // refNamespace is where the referent lives: the referrer's namespace unless
 // the reference names one (a ServiceAccount's secrets may).
-func refNamespace(f refs.Found, ns string) string {
-	if n := manifest.Value(f.Holder, "namespace"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
-		return n.Value
-	}
-	return ns
-}
+func refNamespace(f refs.Found, ns string) string { return f.Namespace(ns) }
 
 func optional(holder *yaml.Node) bool {
 	v := manifest.Value(holder, "optional")
@@ -371,3 +370,8 @@ func setConfigHash(o *manifest.Object, stamp map[string]bool) {
 	manifest.Put(manifest.Ensure(md, "annotations"), ConfigHashKey, manifest.String(sum))
 	o.MadeEntry(StageName, tpl, "metadata")
 }
+
+// References is the stage's reference table: the built-in fields and the
+// profile's. gc reads cluster objects with it, so that it finds exactly
+// the references this stage rewrites.
+func (st *Stage) References() *refs.Table { return st.table }

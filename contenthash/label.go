@@ -34,3 +34,29 @@ func setNameLabel(o *manifest.Object, name string) {
 	manifest.Put(manifest.Ensure(md, "labels"), NameLabel, manifest.KubeString(NameLabelValue(name)))
 	o.MadeEntry(StageName, o.Node, "metadata")
 }
+
+// The annotations with which Argo CD and Flux leave an object they no
+// longer render in the cluster: without them, each deletes the previous
+// version in the sync that applies its successor, before the rollout ends
+// and before `krender gc` can let the revisions that still use it decide.
+const (
+	ArgoSyncOptions = "argocd.argoproj.io/sync-options"
+	ArgoNoPrune     = "Prune=false"
+	FluxPrune       = "kustomize.toolkit.fluxcd.io/prune"
+	FluxNoPrune     = "disabled"
+)
+
+// setNoPrune marks a renamed object for the profile's hash.gc. An Argo CD
+// sync-options annotation the template already has is left as written:
+// its options are the author's.
+func setNoPrune(o *manifest.Object) {
+	md := manifest.Ensure(o.Node, "metadata")
+	ann := manifest.Ensure(md, "annotations")
+	if manifest.Value(ann, ArgoSyncOptions) == nil {
+		manifest.Put(ann, ArgoSyncOptions, manifest.KubeString(ArgoNoPrune))
+	}
+	if manifest.Value(ann, FluxPrune) == nil {
+		manifest.Put(ann, FluxPrune, manifest.KubeString(FluxNoPrune))
+	}
+	o.MadeEntry(StageName, o.Node, "metadata")
+}

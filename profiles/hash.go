@@ -10,6 +10,10 @@ func (h Hash) Merge(over Hash) Hash {
 	if over.Mode.Value != "" {
 		out.Mode = over.Mode
 	}
+	out.GC = h.GC
+	if over.GC != nil {
+		out.GC = over.GC
+	}
 	return out
 }
 

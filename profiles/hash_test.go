@@ -37,3 +37,23 @@ hash:
 		t.Errorf("references:\n got %s\nwant %s", strings.Join(got, ","), want)
 	}
 }
+
+// TestHashGCMergesAcrossExtends: a base's hash.gc holds until a child sets
+// it, and a child may turn it off.
+func TestHashGCMergesAcrossExtends(t *testing.T) {
+	for _, c := range []struct {
+		child string
+		want  bool
+	}{
+		{"extends: base.yaml\nhash: {mode: suffix}\n", true},
+		{"extends: base.yaml\nhash: {gc: false}\n", false},
+	} {
+		p, err := loadFiles(t, map[string]string{"base.yaml": "hash: {gc: true}\n", "env.yaml": c.child}, "env.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Hash.GC != nil && *p.Hash.GC; got != c.want {
+			t.Errorf("%q: gc %v, want %v", c.child, got, c.want)
+		}
+	}
+}

@@ -261,6 +261,7 @@ var schemaDocs = map[string]string{
 	"ZoneHosts.Label":            "The pod label split copies select on (default topology.kubernetes.io/zone).",
 	"Hash.Mode":                  "suffix (default): name-<hash>, references rewritten; annotation: names kept, pod templates get krender.io/config-hash; off.",
 	"Hash.References":            "Fields of your own kinds that name a ConfigMap or Secret, so hashing rewrites them too.",
+	"Hash.GC":                    "Leave old versions to krender gc: renamed objects get argocd.argoproj.io/sync-options: Prune=false and kustomize.toolkit.fluxcd.io/prune: disabled, so Argo CD and Flux do not delete them when their successor is applied (docs/integrations.md).",
 	"HashReference.Kind":         "Kind of the object holding the field.",
 	"HashReference.Group":        "API group of that kind; without it, any group matches.",
 	"HashReference.Path":         "The field, in kustomize's field-spec syntax: keys separated by /, lists crossed unmarked.",

@@ -206,6 +206,10 @@ type ZoneHosts struct {
 type Hash struct {
 	Mode       Str             `yaml:"mode"` // suffix (default) | annotation | off
 	References []HashReference `yaml:"references"`
+	// GC leaves old versions to `krender gc`: renamed objects carry the
+	// annotations that stop Argo CD and Flux from pruning them as soon as
+	// their successor is applied. Nil: not set in any file (off).
+	GC *bool `yaml:"gc"`
 }
 
 type HashReference struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/krender/krender/internal/cli"
 )
 
-// nil: a check or fn that needs the API server's validation runs in
-// krender-check (see check.Validator).
-func main() { os.Exit(cli.Main(nil)) }
+// nil, nil: a check or fn that needs the API server's validation, and gc,
+// which talks to a cluster through client-go, run in krender-check (see
+// verdict.Validator and gc.Collector).
+func main() { os.Exit(cli.Main(nil, nil)) }

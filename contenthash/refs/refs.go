@@ -59,6 +59,15 @@ type Found struct {
 	Holder *yaml.Node // the mapping the field is in (where `optional` and `namespace` live)
 }
 
+// Namespace is the referent's namespace: the one the holder names (a
+// profile's field may sit beside a namespace key), else ns, the referrer's.
+func (f Found) Namespace(ns string) string {
+	if n := manifest.Value(f.Holder, "namespace"); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
+		return n.Value
+	}
+	return ns
+}
+
 // podRefs are the fields of a pod spec that name a ConfigMap or Secret.
 // kustomize covers volumes, projected sources, env and envFrom of containers
 // and init containers, and image pull secrets; krender adds ephemeral

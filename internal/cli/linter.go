@@ -73,7 +73,11 @@ func (h *host) findCheckBinary() (string, error) {
 	if p, err := exec.LookPath(CheckBinary); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("this %s needs the API server's validation (CRDs, or fields krender's tables cannot settle), which %s runs; it is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", h.args[0], CheckBinary, self, CheckBinary, moduleVersion())
+	needs := "the API server's validation (CRDs, or fields krender's tables cannot settle)"
+	if len(h.args) > 0 && h.args[0] == "gc" {
+		needs = "a cluster client (client-go)"
+	}
+	return "", fmt.Errorf("this %s needs %s, which %s runs; it is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", h.args[0], needs, CheckBinary, self, CheckBinary, moduleVersion())
 }
 
 // checkParent refuses to run for a krender of another build: the two

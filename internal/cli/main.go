@@ -22,6 +22,7 @@ import (
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/check"
 	"github.com/krender/krender/filepos"
+	"github.com/krender/krender/gc"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/loader"
@@ -44,9 +45,10 @@ const (
 // Main is the program: it settles the process's own settings (the
 // collector, yqlib's switches), runs the command line and returns the exit
 // status, which only main gives.
-// v is the API server's validation for check and fn; krender passes nil
-// and runs krender-check where a command needs it (see verdict.Validator).
-func Main(v verdict.Validator) int {
+// v is the API server's validation for check and fn, c runs gc against a
+// cluster; krender passes nil for both and runs krender-check where a
+// command needs them (see verdict.Validator, gc.Collector).
+func Main(v verdict.Validator, c gc.Collector) int {
 	tuneGC()
 	settleYQ()
 	if v != nil {
@@ -55,7 +57,7 @@ func Main(v verdict.Validator) int {
 			return exitError
 		}
 	}
-	return execute(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	return executeWith(v, c, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
 }
 
 // tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
@@ -115,6 +117,8 @@ type host struct {
 	// validator is the API server's validation; nil: krender-check's
 	// (delegate).
 	validator verdict.Validator
+	// collector runs gc; nil: krender-check's (delegate).
+	collector gc.Collector
 	// args and rawStderr are the command line and the unmasked standard
 	// error, which a delegated command gets as they are.
 	args      []string
@@ -145,12 +149,17 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 // -o DIR, --check DIR and the spool of a large stream go through outFS; env
 // is what --set-env reads. A panic below it is an internal error.
 func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
+	return executeWith(v, nil, after, args, stdin, stdout, stderr, fsys, outFS, env)
+}
+
+// executeWith is execute with gc's collector.
+func executeWith(v verdict.Validator, c gc.Collector, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
 		}
 	}()
-	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after}
+	h := &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, collector: c, args: args, rawStderr: stderr, afterStage: after}
 	errw := h.masked(stderr)
 	defer errw.Flush()
 	h.stderr = errw
@@ -196,7 +205,7 @@ func newRoot(h *host) *cobra.Command {
 	root.SetOut(h.stdout)
 	root.SetErr(h.stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h))
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h), gcCmd(h))
 	// Cobra adds these at Execute; add them now to give them examples.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

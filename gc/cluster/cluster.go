@@ -1,0 +1,150 @@
+// Package cluster runs gc against a cluster through client-go: one paged
+// list per kind and namespace, then a server-side apply of the owner
+// references that change and a preconditioned delete of what gc deletes.
+// Only krender-check links it (internal/cli's TestKrenderLinksNoAPIServerCode).
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/krender/krender/gc"
+)
+
+// Clients are what gc uses of a cluster; tests give fakes or a counting
+// server's.
+type Clients struct {
+	Metadata  metadata.Interface
+	Dynamic   dynamic.Interface
+	Discovery discovery.DiscoveryInterface
+	// Host names the cluster in errors.
+	Host string
+}
+
+// Run is gc.Collector: kubectl's kubeconfig rules, then Collect, then
+// the report.
+func Run(ctx context.Context, o gc.Options, stdout io.Writer) error {
+	c, ns, err := Connect(o)
+	if err != nil {
+		return err
+	}
+	if o.AllNamespaces {
+		ns = metav1.NamespaceAll
+	}
+	r, err := Collect(ctx, c, ns, o)
+	if err != nil {
+		return err
+	}
+	return r.Write(stdout, o.Output)
+}
+
+// Connect loads the kubeconfig as kubectl does (--kubeconfig, else
+// KUBECONFIG, else ~/.kube/config; --context) and returns the clients and
+// the namespace: -n, else the context's, else "default".
+func Connect(o gc.Options) (*Clients, string, error) {
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = o.Kubeconfig
+	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
+	cfg, err := cc.ClientConfig()
+	if err != nil {
+		return nil, "", fmt.Errorf("kubeconfig: %w", err)
+	}
+	ns := o.Namespace
+	if ns == "" {
+		if ns, _, err = cc.Namespace(); err != nil {
+			return nil, "", fmt.Errorf("kubeconfig: %w", err)
+		}
+	}
+	c, err := NewClients(cfg)
+	return c, ns, err
+}
+
+// NewClients builds the clients for cfg. Patches of a first run go one per
+// object, so client-go's default of 5 requests a second is raised to
+// kubectl's.
+func NewClients(cfg *rest.Config) (*Clients, error) {
+	cfg = rest.CopyConfig(cfg)
+	if cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = 50, 300
+	}
+	cfg.UserAgent = gc.FieldManager
+	md, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Clients{Metadata: md, Dynamic: dyn, Discovery: disc, Host: cfg.Host}, nil
+}
+
+// Collect lists, plans and (unless o.DryRun) applies, in namespace ns ("":
+// every namespace). Every list comes before the first change, so a missing
+// list permission changes nothing.
+func Collect(ctx context.Context, c *Clients, ns string, o gc.Options) (*gc.Report, error) {
+	kinds, err := c.kinds(o.Custom)
+	if err != nil {
+		return nil, err
+	}
+	snap := &gc.Snapshot{}
+	for _, k := range kinds {
+		if err := c.listReferrers(ctx, k, ns, o, snap); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range hashedResources {
+		if err := c.listHashed(ctx, r, ns, snap); err != nil {
+			return nil, err
+		}
+	}
+	ds := gc.Plan(snap)
+	if !o.DryRun {
+		if err := c.apply(ctx, snap, ds); err != nil {
+			return nil, err
+		}
+	}
+	return gc.NewReport(ds, o.DryRun), nil
+}
+
+// apiError names the verb, the resource and where, and says what to do
+// about the two errors people meet: a missing permission and a cluster
+// out of reach.
+func (c *Clients) apiError(verb string, r schema.GroupVersionResource, ns string, err error) error {
+	res := r.Resource
+	if r.Group != "" {
+		res += "." + r.Group
+	}
+	where := fmt.Sprintf("in namespace %q", ns)
+	if ns == "" {
+		where = "in all namespaces"
+	}
+	var ue *url.Error
+	var ne net.Error
+	switch {
+	case apierrors.IsForbidden(err):
+		return fmt.Errorf("gc: %s %s %s: %v (docs/gc.md gives the Role gc needs)", verb, res, where, err)
+	case apierrors.IsUnauthorized(err):
+		return fmt.Errorf("gc: %s %s %s: the cluster at %s refused the credentials: %v", verb, res, where, c.Host, err)
+	case errors.As(err, &ue), errors.As(err, &ne):
+		return fmt.Errorf("gc: %s %s %s: cannot reach the cluster at %s: %v", verb, res, where, c.Host, err)
+	}
+	return fmt.Errorf("gc: %s %s %s: %w", verb, res, where, err)
+}

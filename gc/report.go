@@ -1,0 +1,135 @@
+package gc
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Report is what one run did (or, under --dry-run, would do).
+type Report struct {
+	DryRun  bool           `json:"dryRun"`
+	Objects []ReportObject `json:"objects"`
+	Summary Summary        `json:"summary"`
+}
+
+// ReportObject is one hashed object gc changed or would change, or keeps
+// without proof that nothing uses it. It names the object, never its data.
+type ReportObject struct {
+	Namespace string  `json:"namespace"`
+	Kind      string  `json:"kind"`
+	Name      string  `json:"name"`
+	Action    Action  `json:"action"`
+	Owners    []Owner `json:"owners"`
+	Added     []Owner `json:"added,omitempty"`
+	Removed   []Owner `json:"removed,omitempty"`
+	Reason    string  `json:"reason"`
+}
+
+// Summary counts the hashed objects by what happened to them.
+type Summary struct {
+	Hashed    int `json:"hashed"`
+	Owned     int `json:"ownersChanged"`
+	Deleted   int `json:"deleted"`
+	Kept      int `json:"keptUnproven"`
+	Unchanged int `json:"unchanged"`
+}
+
+// NewReport lists the decisions that change something or keep an object
+// gc cannot prove unused; the others only count.
+func NewReport(ds []Decision, dryRun bool) *Report {
+	r := &Report{DryRun: dryRun, Objects: []ReportObject{}}
+	r.Summary.Hashed = len(ds)
+	for _, d := range ds {
+		switch d.Action {
+		case Unchanged:
+			r.Summary.Unchanged++
+			continue
+		case Own:
+			r.Summary.Owned++
+		case Delete:
+			r.Summary.Deleted++
+		case Keep:
+			r.Summary.Kept++
+		}
+		h := d.Object
+		owners := d.Owners
+		if owners == nil {
+			owners = []Owner{}
+		}
+		r.Objects = append(r.Objects, ReportObject{
+			Namespace: h.Namespace, Kind: h.Kind, Name: h.Name, Action: d.Action,
+			Owners: owners, Added: d.Added, Removed: d.Removed, Reason: d.Reason,
+		})
+	}
+	return r
+}
+
+// Changed reports whether the run changed (or would change) anything.
+func (r *Report) Changed() bool { return r.Summary.Owned+r.Summary.Deleted > 0 }
+
+// Write prints r as text (one line per object, then the summary) or json.
+func (r *Report) Write(w io.Writer, format string) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	for _, o := range r.Objects {
+		if _, err := fmt.Fprintln(w, o.line(r.DryRun)); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, r.summaryLine())
+	return err
+}
+
+// CheckFormat refuses an unknown -o before anything is read.
+func CheckFormat(format string) error {
+	if format != "text" && format != "json" {
+		return fmt.Errorf("-o %q: want text or json", format)
+	}
+	return nil
+}
+
+func (o ReportObject) line(dryRun bool) string {
+	verb := map[Action]string{Own: "owners set", Delete: "deleted", Keep: "kept"}[o.Action]
+	if dryRun && o.Action != Keep {
+		verb = map[Action]string{Own: "would set owners", Delete: "would delete"}[o.Action]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s/%s/%s: %s; owners: %s", o.Namespace, strings.ToLower(o.Kind), o.Name, verb, ownerList(o.Owners))
+	if len(o.Added) > 0 {
+		fmt.Fprintf(&b, " (+%s)", ownerList(o.Added))
+	}
+	if len(o.Removed) > 0 {
+		fmt.Fprintf(&b, " (-%s)", ownerList(o.Removed))
+	}
+	fmt.Fprintf(&b, "; %s", o.Reason)
+	return b.String()
+}
+
+func ownerList(os []Owner) string {
+	if len(os) == 0 {
+		return "none"
+	}
+	names := make([]string, len(os))
+	for i, o := range os {
+		names[i] = o.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+func (r *Report) summaryLine() string {
+	s := r.Summary
+	if !r.Changed() {
+		return fmt.Sprintf("gc: nothing to change: %d hashed objects, %d kept unproven", s.Hashed, s.Kept)
+	}
+	verb := "changed"
+	if r.DryRun {
+		verb = "would change (dry run: nothing changed)"
+	}
+	return fmt.Sprintf("gc: %s %d of %d hashed objects: %d owner updates, %d deleted; %d kept unproven, %d unchanged",
+		verb, s.Owned+s.Deleted, s.Hashed, s.Owned, s.Deleted, s.Kept, s.Unchanged)
+}

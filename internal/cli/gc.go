@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/krender/krender/contenthash"
+	"github.com/krender/krender/gc"
+	"github.com/krender/krender/loader"
+	"github.com/krender/krender/profiles"
+)
+
+// gcCmd is `krender gc`. Its flags are read here, before anything else;
+// the work needs client-go, which only krender-check links, so krender
+// hands the command line over as check does with --crds.
+func gcCmd(h *host) *cobra.Command {
+	var o gc.Options
+	var profile string
+	var rf rootFlags
+	c := &cobra.Command{
+		Use:   "gc [-n NAMESPACE | -A] [--dry-run] [--kubeconfig FILE] [--context NAME] [-o text|json] [-p PROFILE]",
+		Short: "Give hashed ConfigMaps and Secrets the owners that can still start pods from them, so that Kubernetes deletes old versions after their last revision",
+		Example: `  # After kubectl apply: let Kubernetes delete versions no revision can use
+  krender render -p profiles/prod.yaml templates/ | kubectl apply -f -
+  krender gc -n shop
+
+  # What it would change, in every namespace, as JSON
+  krender gc -A --dry-run -o json
+
+  # With the profile's own reference fields (custom workloads)
+  krender gc -n shop -p profiles/prod.yaml --context prod`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := gc.CheckFormat(o.Output); err != nil {
+				return err
+			}
+			if o.AllNamespaces && o.Namespace != "" {
+				return fmt.Errorf("-n %s and -A: give one (a namespace, or all of them)", o.Namespace)
+			}
+			if h.collector == nil {
+				return h.delegate() // client-go lives in krender-check
+			}
+			if err := h.gcTable(&o, &rf, profile); err != nil {
+				return err
+			}
+			return h.collector(context.Background(), o, h.stdout)
+		},
+	}
+	f := c.Flags()
+	f.StringVarP(&o.Namespace, "namespace", "n", "", "the namespace (default: the kubeconfig context's)")
+	f.BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "every namespace")
+	f.BoolVar(&o.DryRun, "dry-run", false, "print what would change and change nothing")
+	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
+	f.StringVar(&o.Context, "context", "", "kubeconfig context (default: the current one)")
+	f.StringVarP(&o.Output, "output", "o", "text", "text (one line per object, then a summary) or json")
+	f.StringVarP(&profile, "profile", "p", "", "the profile whose hash.references name custom workloads' reference fields (default: the built-in ones only)")
+	rf.register(c)
+	return c
+}
+
+// gcTable gives o the hash stage's reference table, with the profile's
+// fields when one is given, and the kinds those fields are on.
+func (h *host) gcTable(o *gc.Options, rf *rootFlags, profile string) error {
+	var hash profiles.Hash
+	if profile != "" {
+		root, err := rf.resolve(h.fsys)
+		if err != nil {
+			return err
+		}
+		p, err := loader.Profile(h.fsys, root, profile)
+		if err != nil {
+			return err
+		}
+		hash = p.Hash
+		for _, r := range hash.References {
+			o.Custom = append(o.Custom, gc.Kind{Group: r.Group.Value, Kind: r.Kind.Value})
+		}
+	}
+	st, err := contenthash.New(hash)
+	if err != nil {
+		return err
+	}
+	o.Table = st.References()
+	return nil
+}
