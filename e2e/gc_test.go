@@ -811,7 +811,7 @@ func TestGCUnreachableCluster(t *testing.T) {
 	kc := filepath.Join(t.TempDir(), "kubeconfig")
 	// Port 1 on loopback: nothing of this machine's listens there.
 	body := "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: \"https://127.0.0.1:1\"}\n" +
-		"users:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u, namespace: n}\ncurrent-context: x\n"
+		"users:\n- name: u\n  user: {token: t}\ncontexts:\n- name: x\n  context: {cluster: c, user: u, namespace: nowhere}\ncurrent-context: x\n"
 	if err := os.WriteFile(kc, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
