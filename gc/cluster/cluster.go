@@ -72,13 +72,16 @@ func Connect(o gc.Options) (*Clients, string, error) {
 	return c, ns, err
 }
 
-// NewClients builds the clients for cfg. Patches of a first run go one per
-// object, so client-go's default of 5 requests a second is raised to
-// kubectl's.
+// NewClients builds the clients for cfg. A first run patches every hashed
+// object, one request each: at client-go's default of 5 requests a second
+// 10,000 objects would take over half an hour, so, unless the kubeconfig
+// sets a rate, gc leaves throttling to the API server's priority and
+// fairness, as kubectl does where the server has it, and bounds itself by
+// its few workers.
 func NewClients(cfg *rest.Config) (*Clients, error) {
 	cfg = rest.CopyConfig(cfg)
-	if cfg.QPS == 0 {
-		cfg.QPS, cfg.Burst = 50, 300
+	if cfg.QPS == 0 && cfg.RateLimiter == nil {
+		cfg.QPS = -1
 	}
 	cfg.UserAgent = gc.FieldManager
 	md, err := metadata.NewForConfig(cfg)

@@ -34,6 +34,7 @@ type fakeAPI struct {
 	accepts []string
 	// forbid answers 403 to this verb.
 	forbid string
+	index  map[string]int // "gvr|name" -> position; nil: to build
 }
 
 func newFakeAPI() *fakeAPI { return &fakeAPI{objs: map[string][]map[string]any{}} }
@@ -47,6 +48,7 @@ func (f *fakeAPI) add(gvr, kind string, o map[string]any) {
 	}
 	o["apiVersion"], o["kind"] = apiVersionOf(gvr), kind
 	f.objs[gvr] = append(f.objs[gvr], o)
+	f.index = nil
 }
 
 func apiVersionOf(gvr string) string {
@@ -156,10 +158,16 @@ func asMetadata(r *http.Request) bool {
 }
 
 func (f *fakeAPI) find(gvr, name string) (int, map[string]any) {
-	for i, o := range f.objs[gvr] {
-		if o["metadata"].(map[string]any)["name"] == name {
-			return i, o
+	if f.index == nil {
+		f.index = map[string]int{}
+		for g, l := range f.objs {
+			for i, o := range l {
+				f.index[g+"|"+o["metadata"].(map[string]any)["name"].(string)] = i
+			}
 		}
+	}
+	if i, ok := f.index[gvr+"|"+name]; ok {
+		return i, f.objs[gvr][i]
 	}
 	return -1, nil
 }
@@ -264,6 +272,7 @@ func (f *fakeAPI) delete(w http.ResponseWriter, gvr, name string) {
 		return
 	}
 	f.objs[gvr] = slices.Delete(f.objs[gvr], i, i+1)
+	f.index = nil
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Success"}`)
 }
