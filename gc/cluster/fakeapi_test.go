@@ -29,12 +29,17 @@ type fakeAPI struct {
 	lists   atomic.Int64
 	patches atomic.Int64
 	deletes atomic.Int64
-	other   atomic.Int64
+	gets    atomic.Int64
+	other   atomic.Int64 // discovery
 	// accepts are the Accept headers of every request about secrets.
 	accepts []string
 	// forbid answers 403 to this verb.
 	forbid string
 	index  map[string]int // "gvr|name" -> position; nil: to build
+	// interfere, when set, writes to an object just before gc's first
+	// patch of it, as another writer between gc's list and its write.
+	interfere  func(md map[string]any)
+	interfered map[string]bool
 }
 
 func newFakeAPI() *fakeAPI { return &fakeAPI{objs: map[string][]map[string]any{}} }
@@ -114,7 +119,7 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.deletes.Add(1)
 		f.delete(w, gvr, p[6])
 	default:
-		f.other.Add(1)
+		f.gets.Add(1)
 		f.get(w, r, gvr, p[6])
 	}
 }
@@ -212,6 +217,15 @@ func (f *fakeAPI) apply(w http.ResponseWriter, r *http.Request, gvr, name string
 		return
 	}
 	md := o["metadata"].(map[string]any)
+	if f.interfere != nil && !f.interfered[name] {
+		if f.interfered == nil {
+			f.interfered = map[string]bool{}
+		}
+		f.interfered[name] = true
+		f.interfere(md)
+		f.rv++
+		md["resourceVersion"] = strconv.Itoa(f.rv)
+	}
 	if md["uid"] != body.Metadata.UID || md["resourceVersion"] != body.Metadata.ResourceVersion {
 		status(w, 409, "Conflict")
 		return
