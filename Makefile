@@ -79,7 +79,8 @@ test-short:
 
 test: test-unit test-e2e
 
-# End-to-end: rendered output applied to a real etcd + kube-apiserver on
+# End-to-end: rendered output applied to a real etcd + kube-apiserver, with
+# kube-controller-manager's garbage collector and workload controllers, on
 # 127.0.0.1, built from the Go module proxy into .cache/e2e (first build ~7 min).
 e2e-build:
 	hack/kube-apiserver.sh build

@@ -3,8 +3,9 @@
 //
 //	go test -tags e2e -count=1 ./e2e/...
 //
-// The first run builds etcd and kube-apiserver (see hack/kube-apiserver.sh),
-// which takes several minutes; later runs start a server in seconds. To skip
+// The first run builds etcd, kube-apiserver and kube-controller-manager (see
+// hack/kube-apiserver.sh), which takes several minutes; later runs start
+// them in seconds. To skip
 // even that while iterating, start one with `hack/kube-apiserver.sh up` and
 // set KRENDER_E2E_KUBECONFIG to the kubeconfig it prints.
 package e2e

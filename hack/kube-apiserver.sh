@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Throwaway etcd + kube-apiserver on loopback for krender's end-to-end tests:
-# only a real API server proves that rendered manifests are accepted as-is
-# (strict field validation, defaulting, RBAC, admission).
+# Throwaway etcd + kube-apiserver + kube-controller-manager on loopback for
+# krender's end-to-end tests: only a real API server proves that rendered
+# manifests are accepted as-is (strict field validation, defaulting, RBAC,
+# admission), and only the real garbage collector and workload controllers
+# show what `krender gc` leaves them to delete.
 #
-#   hack/kube-apiserver.sh build   build etcd and kube-apiserver into .cache/e2e/bin
-#   hack/kube-apiserver.sh up      build if needed, start both, write a kubeconfig
+#   hack/kube-apiserver.sh build   build etcd, kube-apiserver and
+#                                  kube-controller-manager into .cache/e2e/bin
+#   hack/kube-apiserver.sh up      build if needed, start all three, write a
+#                                  kubeconfig
 #   hack/kube-apiserver.sh env     print "export KUBECONFIG=..." for eval
 #   hack/kube-apiserver.sh down    stop everything `up` started (safe to repeat)
 #
@@ -18,7 +22,8 @@
 #   KRENDER_E2E_OWNER_PID     if set, `up` also starts a watchdog that runs
 #                             `down` once that process is gone, so a killed
 #                             test binary leaves no servers behind
-#   KRENDER_E2E_READY_TIMEOUT seconds to wait for /readyz (default 60)
+#   KRENDER_E2E_READY_TIMEOUT seconds to wait for each server to be ready
+#                             (default 60)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,6 +38,7 @@ RUN=${KRENDER_E2E_RUN:-$CACHE/run}
 READY_TIMEOUT=${KRENDER_E2E_READY_TIMEOUT:-60}
 ETCD_BIN="$BIN/etcd"
 APISERVER_BIN="$BIN/kube-apiserver"
+CONTROLLER_BIN="$BIN/kube-controller-manager"
 KUBECTL_BIN="$BIN/kubectl"
 
 log() { printf 'kube-apiserver.sh: %s\n' "$*" >&2; }
@@ -78,9 +84,10 @@ go_directives() {
 	' "$1"
 }
 
-apiserver_current() {
-	[[ -x $APISERVER_BIN ]] &&
-		[[ "$("$APISERVER_BIN" --version 2>/dev/null || true)" == "Kubernetes $KUBE_VERSION" ]]
+# kube_current BIN: true if BIN exists and reports $KUBE_VERSION.
+kube_current() {
+	[[ -x $1 ]] &&
+		[[ "$("$1" --version 2>/dev/null || true)" == "Kubernetes $KUBE_VERSION" ]]
 }
 
 etcd_current() {
@@ -92,11 +99,28 @@ etcd_current() {
 # it cannot be `go install`ed; a wrapper module pins each staging module to
 # its published v0.Y.Z tag instead.
 build_apiserver() {
-	apiserver_current && return 0
+	kube_current "$APISERVER_BIN" && return 0
 	log "building kube-apiserver $KUBE_VERSION: 5-10 minutes and ~2.5 GB RAM without a warm Go build cache"
 	log "(a first 'go test' may hit its 10m default timeout: run '$0 build' once, or pass -timeout 30m)"
-	build_kube_cmd kube-apiserver "$APISERVER_BIN"
-	apiserver_current || die "built kube-apiserver does not report $KUBE_VERSION"
+	timed build_kube_cmd kube-apiserver "$APISERVER_BIN"
+	kube_current "$APISERVER_BIN" || die "built kube-apiserver does not report $KUBE_VERSION"
+}
+
+# The garbage collector and the workload controllers (which delete old
+# revisions by revisionHistoryLimit) are what `krender gc` relies on; only
+# the real ones show that it leaves Kubernetes the right owners.
+build_controller_manager() {
+	kube_current "$CONTROLLER_BIN" && return 0
+	log "building kube-controller-manager $KUBE_VERSION (after kube-apiserver, most packages are cached)"
+	timed build_kube_cmd kube-controller-manager "$CONTROLLER_BIN"
+	kube_current "$CONTROLLER_BIN" || die "built kube-controller-manager does not report $KUBE_VERSION"
+}
+
+# timed CMD...: runs CMD and logs how long it took, for CI's time budget.
+timed() {
+	local start=$SECONDS
+	"$@"
+	log "$2 built in $((SECONDS - start))s"
 }
 
 # kubectl comes with most machines; where it does not, the same release is
@@ -202,6 +226,7 @@ cmd_build() {
 	flock 9
 	build_etcd || etcd_fallback
 	build_apiserver
+	build_controller_manager
 	build_kubectl
 	exec 9>&-
 }
@@ -254,7 +279,7 @@ stop_pidfile() {
 
 running() {
 	local name
-	for name in etcd kube-apiserver; do
+	for name in etcd kube-apiserver kube-controller-manager; do
 		[[ -f $RUN/$name.pid ]] && ours "$(<"$RUN/$name.pid")" && return 0
 	done
 	return 1
@@ -388,10 +413,32 @@ start_apiserver() {
 		listens kube-apiserver "$port"
 }
 
+# The garbage collector and the controllers that make and delete workload
+# revisions, and nothing else: no scheduler or kubelet runs, so the tests use
+# workloads with no pods to start. It talks to the API server as the admin;
+# its own port (health only) is on loopback, and it takes no lease, since it
+# is the only one.
+start_controller_manager() {
+	local port=$1
+	start_bg kube-controller-manager "$CONTROLLER_BIN" \
+		--kubeconfig="$RUN/kubeconfig" \
+		--authentication-kubeconfig="$RUN/kubeconfig" \
+		--authorization-kubeconfig="$RUN/kubeconfig" \
+		--controllers=garbagecollector,deployment,replicaset,statefulset,daemonset,job,cronjob \
+		--leader-elect=false \
+		--bind-address=127.0.0.1 \
+		--secure-port="$port" \
+		--cert-dir="$RUN/controller-manager-certs" \
+		--profiling=false
+	wait_for "kube-controller-manager /healthz on 127.0.0.1:$port" kube-controller-manager "$READY_TIMEOUT" \
+		curl -fsSk --max-time 5 -H "@$RUN/auth-header" "https://127.0.0.1:$port/healthz" &&
+		listens kube-controller-manager "$port"
+}
+
 # Fails if any process we started listens anywhere but loopback.
 check_loopback_only() {
 	local name pid bad=0 addr
-	for name in etcd kube-apiserver; do
+	for name in etcd kube-apiserver kube-controller-manager; do
 		pid=$(<"$RUN/$name.pid")
 		while read -r addr; do
 			case $addr in
@@ -408,7 +455,7 @@ check_loopback_only() {
 
 dump_logs() {
 	local name
-	for name in etcd kube-apiserver; do
+	for name in etcd kube-apiserver kube-controller-manager; do
 		[[ -f $RUN/$name.log ]] || continue
 		log "---- last lines of $RUN/$name.log ----"
 		tail -n 40 "$RUN/$name.log" >&2
@@ -425,21 +472,24 @@ cmd_up() {
 	mkdir -p "$RUN"
 	chmod 700 "$RUN"
 	gen_pki
-	local etcd_port peer_port api_port attempt
+	local etcd_port peer_port api_port kcm_port attempt start=$SECONDS
 	for attempt in 1 2 3; do
 		pick_port etcd_port
 		pick_port peer_port
 		pick_port api_port
+		pick_port kcm_port
 		write_kubeconfig "$api_port"
-		if start_etcd "$etcd_port" "$peer_port" && start_apiserver "$etcd_port" "$api_port"; then
+		if start_etcd "$etcd_port" "$peer_port" && start_apiserver "$etcd_port" "$api_port" &&
+			start_controller_manager "$kcm_port"; then
 			break
 		fi
 		dump_logs
+		stop_pidfile kube-controller-manager
 		stop_pidfile kube-apiserver
 		stop_pidfile etcd
-		rm -rf "$RUN/etcd" "$RUN/certs"
+		rm -rf "$RUN/etcd" "$RUN/certs" "$RUN/controller-manager-certs"
 		if ((attempt == 3)) || ! grep -qs 'address already in use' "$RUN"/*.log; then
-			die "could not start the API server (state left in $RUN; '$0 down' removes it)"
+			die "could not start the API server and controller manager (state left in $RUN; '$0 down' removes it)"
 		fi
 		log "port clash, retrying"
 	done
@@ -452,13 +502,15 @@ cmd_up() {
 			</dev/null >"$RUN/watch.log" 2>&1 &
 		echo "$!" >"$RUN/watch.pid"
 	fi
-	log "kube-apiserver $KUBE_VERSION ready at https://127.0.0.1:$api_port (etcd 127.0.0.1:$etcd_port)"
+	log "kube-apiserver $KUBE_VERSION ready at https://127.0.0.1:$api_port (etcd 127.0.0.1:$etcd_port," \
+		"kube-controller-manager 127.0.0.1:$kcm_port), up in $((SECONDS - start))s"
 	log "kubeconfig: $RUN/kubeconfig"
 }
 
 cmd_down() {
 	[[ -d $RUN ]] || return 0
 	stop_pidfile watch
+	stop_pidfile kube-controller-manager
 	stop_pidfile kube-apiserver
 	stop_pidfile etcd
 	rm -rf "$RUN" 2>/dev/null || rm -rf "$RUN"

@@ -1,6 +1,8 @@
 // Package e2eserver gives krender's end-to-end tests a real kube-apiserver
-// (with etcd) on loopback, started by hack/kube-apiserver.sh. Only a real
-// server tells whether rendered manifests are accepted as they are.
+// (with etcd, and kube-controller-manager running the garbage collector and
+// the workload controllers) on loopback, started by hack/kube-apiserver.sh.
+// Only a real server tells whether rendered manifests are accepted as they
+// are, and only the real controllers what `krender gc` leaves them to delete.
 package e2eserver
 
 import (
@@ -24,7 +26,8 @@ import (
 // one, which saves the start-up when running the tests again and again.
 const EnvKubeconfig = "KRENDER_E2E_KUBECONFIG"
 
-// A cold build of kube-apiserver takes minutes; starting takes seconds.
+// A cold build of kube-apiserver and kube-controller-manager takes minutes;
+// starting them takes seconds.
 const (
 	upTimeout   = 30 * time.Minute
 	downTimeout = 2 * time.Minute
@@ -138,7 +141,7 @@ func (s *server) stop() {
 func (s *server) watchSignals() {
 	select {
 	case sig := <-s.sigs:
-		fmt.Fprintf(os.Stderr, "e2eserver: %v, stopping the API server\n", sig)
+		fmt.Fprintf(os.Stderr, "e2eserver: %v, stopping the API server and controller manager\n", sig)
 		s.stop()
 		os.Exit(1)
 	case <-s.done:
