@@ -7,9 +7,17 @@ package main
 import (
 	"os"
 
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+
 	"github.com/krender/krender/action/gc/cluster"
 	"github.com/krender/krender/cmd/internal/cli"
 	"github.com/krender/krender/lint/validator"
 )
 
-func main() { os.Exit(cli.Main(validator.APIServer{}, cluster.Run)) }
+func main() {
+	// client-go logs through klog to stderr, for instance a request that gc
+	// cancels once another has failed: gc prints its one error instead.
+	klog.SetLogger(logr.Discard())
+	os.Exit(cli.Main(validator.APIServer{}, cluster.Run))
+}
