@@ -9,5 +9,5 @@ import (
 )
 
 // nil: a check or fn that needs the API server's validation runs in
-// krender-check (see check.Validator).
+// krender-check (see verdict.Validator).
 func main() { os.Exit(cli.Main(nil)) }

@@ -36,7 +36,7 @@ func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.T
 		pos, _ := loc.locate(f.Pos, "")
 		r := Result{
 			Message:  mask.String(strings.TrimSuffix(f.Msg, ".") + ". Fix: " + f.Fix),
-			Severity: severity(f.Severity),
+			Severity: f.Severity.String(),
 			Tags:     map[string]string{"rule": f.Rule, "position": pos.String()},
 		}
 		if o := byRef[f.Object]; o != nil {
@@ -56,14 +56,4 @@ func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.T
 		out = append(out, r)
 	}
 	return out, errs.Err()
-}
-
-func severity(s filepos.Severity) string {
-	switch s {
-	case filepos.Err:
-		return "error"
-	case filepos.Warning:
-		return "warning"
-	}
-	return "info"
 }
