@@ -26,6 +26,7 @@ import (
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/report"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/filepos"
@@ -461,7 +462,7 @@ func checkCmd(h *host) *cobra.Command {
   # One tenant, as SARIF for GitHub code scanning
   krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := check.Write(io.Discard, format, nil); err != nil {
+			if err := report.Write(io.Discard, format, nil); err != nil {
 				return err // an unknown --format, before anything is read
 			}
 			if h.validator == nil && len(o.CRDs) > 0 {
@@ -479,7 +480,7 @@ func checkCmd(h *host) *cobra.Command {
 				return err
 			}
 			stdout := h.masked(h.stdout)
-			if err := check.Write(stdout, format, fs); err != nil {
+			if err := report.Write(stdout, format, fs); err != nil {
 				return err
 			}
 			if err := stdout.Flush(); err != nil {
