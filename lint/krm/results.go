@@ -3,10 +3,10 @@ package krm
 import (
 	"strings"
 
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
-	"github.com/krender/krender/render/redact"
 )
 
 // unresolvedRule is the finding that is `krender render`'s error: a
@@ -15,7 +15,7 @@ import (
 const unresolvedRule = "unresolved-var"
 
 // findings turns check findings into results, masking secret values.
-func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.Text) ([]Result, error) {
+func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *mask.Text) ([]Result, error) {
 	var errs filepos.List
 	byRef := map[string]*manifest.Object{}
 	for _, o := range set.Objects {

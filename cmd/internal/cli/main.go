@@ -32,7 +32,6 @@ import (
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
-	"github.com/krender/krender/render/redact"
 )
 
 // Exit statuses, as kubectl-adjacent linters use them.
@@ -121,7 +120,7 @@ type host struct {
 
 // masked holds w's output back until the command is done and masks the
 // secret values in it: for text people read, never for manifests.
-func (h *host) masked(w io.Writer) *redact.Writer { return redact.NewWriter(w, h.mask.get) }
+func (h *host) masked(w io.Writer) *maskWriter { return newMaskWriter(w, h.mask.get) }
 
 // secrets reads --set-env and --set-file into o, and from then on every
 // masked output hides their values.
