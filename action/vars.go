@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
-	"github.com/krender/krender/render/redact"
 )
 
 // Vars is the vars action: it lists, per template location, what
@@ -32,7 +32,7 @@ func WriteVars(e *render.Engine, w io.Writer) error {
 		vars := u.Vars.Map()
 		for _, v := range u.Vars {
 			if IsSecret(v) {
-				vars[v.Name] = redact.Mask
+				vars[v.Name] = mask.Mask
 			}
 		}
 		tenant := u.Tenant
@@ -54,7 +54,7 @@ func WriteVars(e *render.Engine, w io.Writer) error {
 
 // quote shows a value as Go would quote it, and a secret's mask bare.
 func quote(v string) string {
-	if v == redact.Mask {
+	if v == mask.Mask {
 		return v
 	}
 	return strconv.Quote(v)
@@ -63,7 +63,7 @@ func quote(v string) string {
 func action(oc manifest.Ref, vars map[string]string, secret func(string) bool) string {
 	value := quote(vars[oc.Name])
 	if secret(oc.Name) {
-		value = redact.Mask
+		value = mask.Mask
 	}
 	switch {
 	case oc.Escaped && oc.Kept == "":

@@ -8,9 +8,9 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/internal/bug"
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
-	"github.com/krender/krender/render/redact"
 	"github.com/krender/krender/render/subst/shellformat"
 )
 
@@ -36,7 +36,7 @@ func secretNames(templates []*manifest.Object) map[string]bool {
 	return names
 }
 
-// redactor replaces the secret values of vars in a message (redact.Text's
+// redactor replaces the secret values of vars in a message (mask.Text's
 // rules), or is nil when there are none.
 func redactor(secret map[string]bool, vars map[string]string) func(string) string {
 	var values []string
@@ -48,7 +48,7 @@ func redactor(secret map[string]bool, vars map[string]string) func(string) strin
 	if len(values) == 0 {
 		return nil
 	}
-	return redact.NewText(values).String
+	return mask.NewText(values).String
 }
 
 // redactErr applies redact to every message of err, keeping its kind: an

@@ -43,8 +43,8 @@ var Table = []Layer{
 		[]string{"model"}},
 	{"Kubernetes", "facts about Kubernetes' own APIs: generated tables, the scheme, API lifecycles",
 		[]string{"kube"}},
-	{"ground", "helpers that import nothing of krender: internal errors, did-you-mean, this table",
-		[]string{"internal/bug", "internal/suggest", "internal/layers"}},
+	{"ground", "helpers that import nothing of krender: internal errors, did-you-mean, secret masking, this table",
+		[]string{"internal/bug", "internal/suggest", "internal/mask", "internal/layers"}},
 	{"test support", "end-to-end tests, and the packages only tests and `hack` import",
 		[]string{"internal/testing", "e2e"}},
 }

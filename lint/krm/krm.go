@@ -20,12 +20,12 @@ import (
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
-	"github.com/krender/krender/render/redact"
 )
 
 // The functionConfig krender takes, and the ResourceList versions it reads.
@@ -180,7 +180,7 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	if err != nil {
 		return nil, err
 	}
-	results, err := findings(loc, set, found(), redact.NewText(action.SecretValues(secrets)))
+	results, err := findings(loc, set, found(), mask.NewText(action.SecretValues(secrets)))
 	if err != nil {
 		return nil, err
 	}

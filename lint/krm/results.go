@@ -3,10 +3,10 @@ package krm
 import (
 	"strings"
 
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
-	"github.com/krender/krender/render/redact"
 )
 
 // unresolvedRule is the finding that is `krender render`'s error: a
@@ -15,7 +15,7 @@ import (
 const unresolvedRule = "unresolved-var"
 
 // findings turns check findings into results, masking secret values.
-func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.Text) ([]Result, error) {
+func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *mask.Text) ([]Result, error) {
 	var errs filepos.List
 	byRef := map[string]*manifest.Object{}
 	for _, o := range set.Objects {
@@ -36,7 +36,7 @@ func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.T
 		pos, _ := loc.locate(f.Pos, "")
 		r := Result{
 			Message:  mask.String(strings.TrimSuffix(f.Msg, ".") + ". Fix: " + f.Fix),
-			Severity: severity(f.Severity),
+			Severity: f.Severity.String(),
 			Tags:     map[string]string{"rule": f.Rule, "position": pos.String()},
 		}
 		if o := byRef[f.Object]; o != nil {
@@ -56,14 +56,4 @@ func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *redact.T
 		out = append(out, r)
 	}
 	return out, errs.Err()
-}
-
-func severity(s filepos.Severity) string {
-	switch s {
-	case filepos.Err:
-		return "error"
-	case filepos.Warning:
-		return "warning"
-	}
-	return "info"
 }

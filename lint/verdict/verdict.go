@@ -2,7 +2,7 @@
 // types light enough for krender itself to link. The validation runs in
 // packages fieldcheck and crd, which bring k8s.io/api and the API server's
 // code and so only krender-check links; check reads their verdicts through
-// check.Validator, and without one judges from kubeapi's tables alone.
+// verdict.Validator, and without one judges from kubeapi's tables alone.
 package verdict
 
 import (

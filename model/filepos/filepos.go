@@ -149,6 +149,8 @@ const (
 	Err
 )
 
+// String is the one name of a severity that the text, JSON and KRM formats
+// print, so that they cannot drift apart; SARIF maps to its own levels.
 func (s Severity) String() string {
 	switch s {
 	case Info:

@@ -1,3 +1,6 @@
+// Package redact is the `--redact` stage: it writes Secret data as digests,
+// so that a committed golden shows that a secret changed but never its
+// value.
 package redact
 
 import (
@@ -9,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 )
@@ -37,7 +41,7 @@ type Stage struct {
 }
 
 func (st Stage) Apply(s *manifest.Set) error {
-	text := NewText(st.Values)
+	text := mask.NewText(st.Values)
 	for _, o := range s.Objects {
 		secret := o.Kind() == "Secret" && o.Group() == ""
 		for _, field := range []string{"data", "stringData"} {
@@ -75,7 +79,7 @@ func (st Stage) Apply(s *manifest.Set) error {
 				name = o.BaseName // as written: notes are deduplicated across tenants
 			}
 			s.Note(o, RuleOutsideData, filepos.Warning, o.Pos(o.Node), fmt.Sprintf("%s %q holds the value of a --set-env/--set-file variable outside a Secret's data; --redact wrote %s in its place",
-				o.Kind(), name, Mask))
+				o.Kind(), name, mask.Mask))
 		}
 	}
 	return nil

@@ -27,12 +27,12 @@ import (
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/report"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
-	"github.com/krender/krender/render/redact"
 )
 
 // Exit statuses, as kubectl-adjacent linters use them.
@@ -124,7 +124,7 @@ type host struct {
 
 // masked holds w's output back until the command is done and masks the
 // secret values in it: for text people read, never for manifests.
-func (h *host) masked(w io.Writer) *redact.Writer { return redact.NewWriter(w, h.mask.get) }
+func (h *host) masked(w io.Writer) *maskWriter { return newMaskWriter(w, h.mask.get) }
 
 // secrets reads --set-env and --set-file into o, and from then on every
 // masked output hides their values.
@@ -472,7 +472,7 @@ func checkCmd(h *host) *cobra.Command {
   # One tenant, as SARIF for GitHub code scanning
   krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := check.Write(io.Discard, format, nil); err != nil {
+			if err := report.Write(io.Discard, format, nil); err != nil {
 				return err // an unknown --format, before anything is read
 			}
 			if h.validator == nil && len(o.CRDs) > 0 {
@@ -490,7 +490,7 @@ func checkCmd(h *host) *cobra.Command {
 				return err
 			}
 			stdout := h.masked(h.stdout)
-			if err := check.Write(stdout, format, fs); err != nil {
+			if err := report.Write(stdout, format, fs); err != nil {
 				return err
 			}
 			if err := stdout.Flush(); err != nil {

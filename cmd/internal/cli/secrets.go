@@ -10,9 +10,9 @@ import (
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/profiles"
-	"github.com/krender/krender/render/redact"
 )
 
 // LookupEnv reads one environment variable. The CLI gets it injected, like
@@ -99,7 +99,7 @@ func fileSecret(flag, arg string, fsys fs.FS, root *loadroot.Root) (action.Secre
 	}
 	b, err := userfs.ReadFile(fsys, path)
 	if err != nil {
-		msg := redact.NewText([]string{path}).String(filepos.FileError(err).Error())
+		msg := mask.NewText([]string{path}).String(filepos.FileError(err).Error())
 		return action.Secret{}, fmt.Errorf("%s: cannot read its file: %s%s", flag, msg, notShown)
 	}
 	v := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
@@ -111,10 +111,10 @@ func fileSecret(flag, arg string, fsys fs.FS, root *loadroot.Root) (action.Secre
 
 // masker is the one Text every output of a run masks with; it knows the
 // values once a command has read its flags.
-type masker struct{ text *redact.Text }
+type masker struct{ text *mask.Text }
 
-func (m *masker) get() *redact.Text { return m.text }
+func (m *masker) get() *mask.Text { return m.text }
 
 func (m *masker) add(secrets []action.Secret) {
-	m.text = redact.NewText(action.SecretValues(secrets))
+	m.text = mask.NewText(action.SecretValues(secrets))
 }

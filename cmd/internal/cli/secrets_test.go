@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/render/redact"
 )
 
@@ -156,8 +157,8 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		if strings.Contains(text, dbPassword) || strings.Contains(text, apiToken) {
 			t.Errorf("%s shows a secret value:\n%s", what, text)
 		}
-		if !strings.Contains(text, redact.Mask) {
-			t.Errorf("%s: want %s in:\n%s", what, redact.Mask, text)
+		if !strings.Contains(text, mask.Mask) {
+			t.Errorf("%s: want %s in:\n%s", what, mask.Mask, text)
 		}
 	}
 

@@ -24,11 +24,11 @@ var testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz|Example)[A-
 // measures what the text says (a package renamed leaves "no packages to
 // test" behind, and a pattern that matches nothing passes in silence).
 func TestDocumentedGoTestCommandsRun(t *testing.T) {
-	docs, err := filepath.Glob("../../docs/*.md")
+	docs, err := filepath.Glob("../../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs = append(docs, "../../README.md", "../../BENCHMARKS.md")
+	docs = append(docs, "../../../README.md", "../../../BENCHMARKS.md")
 	found := 0
 	for _, doc := range docs {
 		text, err := os.ReadFile(doc)
@@ -50,7 +50,7 @@ func checkCommand(t *testing.T, doc, cmd, pkg, flags string) {
 	if pkg == "..." {
 		return
 	}
-	dir := filepath.Join("../..", pkg)
+	dir := filepath.Join("../../..", pkg)
 	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if len(files) == 0 {
 		t.Errorf("%s: %q: ./%s has no tests", doc, cmd, pkg)

@@ -1,4 +1,7 @@
-package check
+// Package report prints check's findings as text, JSON or SARIF. It stands
+// apart from the linter so that what a run finds and how it is printed
+// change separately.
+package report
 
 import (
 	"encoding/json"
@@ -16,7 +19,7 @@ import (
 var Formats = []string{"text", "json", "sarif"}
 
 // Write prints findings in format.
-func Write(w io.Writer, format string, fs []Finding) error {
+func Write(w io.Writer, format string, fs []rule.Finding) error {
 	switch format {
 	case "text":
 		return writeText(w, fs)
@@ -28,7 +31,7 @@ func Write(w io.Writer, format string, fs []Finding) error {
 	return fmt.Errorf("--format %q: want one of %s", format, strings.Join(Formats, ", "))
 }
 
-func writeText(w io.Writer, fs []Finding) error {
+func writeText(w io.Writer, fs []rule.Finding) error {
 	counts := map[filepos.Severity]int{}
 	for _, f := range fs {
 		counts[f.Severity]++
@@ -71,7 +74,7 @@ type jsonFinding struct {
 	Fix      string   `json:"fix"`
 }
 
-func writeJSON(w io.Writer, fs []Finding) error {
+func writeJSON(w io.Writer, fs []rule.Finding) error {
 	out := make([]jsonFinding, 0, len(fs))
 	for _, f := range fs {
 		out = append(out, jsonFinding{f.Rule, f.Severity.String(), f.Pos.File, f.Pos.Line, f.Pos.Col, f.Object, f.Zones, f.Tenants, f.Msg, f.Fix})
@@ -84,7 +87,7 @@ func writeJSON(w io.Writer, fs []Finding) error {
 
 // writeSARIF writes SARIF 2.1.0, which GitHub code scanning shows inline on
 // pull requests.
-func writeSARIF(w io.Writer, fs []Finding) error {
+func writeSARIF(w io.Writer, fs []rule.Finding) error {
 	rep := sarif.NewReport()
 	run := sarif.NewRunWithInformationURI("krender", "https://github.com/krender/krender")
 	for _, r := range rule.All() {

@@ -1,13 +1,11 @@
-// Package redact keeps secret values (from --set-env and --set-file) out of
-// what people read: Text masks them in messages, listings and diffs, and
-// Stage writes Secret data as digests so a committed golden shows that a
-// secret changed but never its value.
-package redact
+// Package mask keeps secret values (from --set-env and --set-file) out of
+// what people read: Text masks them in messages, listings and diffs. It
+// imports nothing of krender, so that the stages, the actions, fn's results
+// and the command line mask alike.
+package mask
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,31 +76,4 @@ func (t *Text) String(s string) string {
 		return s
 	}
 	return t.r.Replace(s)
-}
-
-// Writer holds back what is written until Flush, so that a value split
-// across two writes is still masked.
-type Writer struct {
-	w    io.Writer
-	buf  bytes.Buffer
-	text func() *Text
-}
-
-// NewWriter masks with the Text that text returns at Flush: the CLI knows
-// the values only once the flags are read, after the writers are handed out.
-func NewWriter(w io.Writer, text func() *Text) *Writer {
-	return &Writer{w: w, text: text}
-}
-
-func (w *Writer) Write(p []byte) (int, error) { return w.buf.Write(p) }
-
-// Flush writes out everything held back, masked.
-func (w *Writer) Flush() error {
-	if w.buf.Len() == 0 {
-		return nil
-	}
-	s := w.text().String(w.buf.String())
-	w.buf.Reset()
-	_, err := io.WriteString(w.w, s)
-	return err
 }

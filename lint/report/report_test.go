@@ -1,0 +1,74 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/rule"
+	"github.com/krender/krender/lint/validator"
+)
+
+func findings(t *testing.T, dir string) []rule.Finding {
+	t.Helper()
+	fs, err := check.Run(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, check.Config{Validator: validator.APIServer{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// TestSARIFValidates checks the SARIF output against the SARIF 2.1.0 JSON
+// schema (embedded in go-sarif) and that each finding keeps its position.
+func TestSARIFValidates(t *testing.T) {
+	for _, dir := range []string{"../../testdata/check/etc-hosts", "../../testdata/check/subpath", "../../testdata/check/unresolved-ignored"} {
+		fs := findings(t, dir)
+		var buf bytes.Buffer
+		if err := Write(&buf, "sarif", fs); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := sarif.FromBytes(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.Validate(); err != nil {
+			t.Fatalf("%s: SARIF does not validate: %v", dir, err)
+		}
+		results := rep.Runs[0].Results
+		if len(results) != len(fs) {
+			t.Fatalf("%s: %d results for %d findings", dir, len(results), len(fs))
+		}
+		for i, r := range results {
+			loc := r.Locations[0].PhysicalLocation
+			if *r.RuleID != fs[i].Rule || *loc.ArtifactLocation.URI != fs[i].Pos.File || *loc.Region.StartLine != fs[i].Pos.Line {
+				t.Errorf("%s: result %d does not match finding %+v", dir, i, fs[i])
+			}
+		}
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	fs := findings(t, "../../testdata/check/etc-hosts")
+	var buf bytes.Buffer
+	if err := Write(&buf, "json", fs); err != nil {
+		t.Fatal(err)
+	}
+	var got []jsonFinding
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	// krender's istio guard has held the first pod, so all three are
+	// warnings, and the guard's own note is a finding of its own.
+	if len(got) != 4 || got[0].Severity != "warning" || got[0].Rule != "etc-hosts-write" || got[0].Line != 17 ||
+		got[1].Rule != "istio-hold-added" || got[1].Severity != "info" || got[1].Object != "Deployment/istio-no-hold" {
+		t.Fatalf("unexpected JSON findings: %+v", got)
+	}
+	if check.HasErrors(fs) {
+		t.Fatal("etc-hosts: no finding is an error, yet HasErrors says so")
+	}
+}
