@@ -89,6 +89,9 @@ apiVersion: apps/v1
 kind: Deployment
 metadata: {name: %[2]s, namespace: %[1]s}
 spec:
+  # Paused: the deployment controller, where the cluster runs one, makes
+  # no ReplicaSet of its own, so the owners are the ones this test writes.
+  paused: true
   replicas: 0
   selector: {matchLabels: {app: %[2]s}}
   template:%[5]s
