@@ -6,9 +6,18 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/krender/krender/cmd/internal/cli"
 	"github.com/krender/krender/lint/validator"
 )
 
-func main() { os.Exit(cli.Main(validator.APIServer{})) }
+// The environment and the collector's settings are read and set here
+// alone (cli.Process).
+func main() {
+	os.Exit(cli.Main(validator.APIServer{}, cli.Process{
+		Environ:        os.Environ(),
+		SetGCPercent:   debug.SetGCPercent,
+		SetMemoryLimit: debug.SetMemoryLimit,
+	}))
+}

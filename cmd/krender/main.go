@@ -4,10 +4,18 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/krender/krender/cmd/internal/cli"
 )
 
 // nil: a check or fn that needs the API server's validation runs in
-// krender-check (see check.Validator).
-func main() { os.Exit(cli.Main(nil)) }
+// krender-check (see verdict.Validator). The environment and the
+// collector's settings are read and set here alone (cli.Process).
+func main() {
+	os.Exit(cli.Main(nil, cli.Process{
+		Environ:        os.Environ(),
+		SetGCPercent:   debug.SetGCPercent,
+		SetMemoryLimit: debug.SetMemoryLimit,
+	}))
+}
