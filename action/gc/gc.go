@@ -28,6 +28,9 @@ type Options struct {
 	Kubeconfig    string
 	Context       string
 	Output        string // text or json
+	// Env looks up KUBECONFIG and HOME, as kubectl reads them; the
+	// command line's environment, never the process's own.
+	Env func(string) (string, bool)
 	// Table finds references: the hash stage's (refs.Builtin and the
 	// profile's hash.references).
 	Table *refs.Table

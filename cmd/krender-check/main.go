@@ -6,6 +6,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
@@ -15,9 +16,15 @@ import (
 	"github.com/krender/krender/lint/validator"
 )
 
+// The environment and the collector's settings are read and set here
+// alone (cli.Process).
 func main() {
 	// client-go logs through klog to stderr, for instance a request that gc
 	// cancels once another has failed: gc prints its one error instead.
 	klog.SetLogger(logr.Discard())
-	os.Exit(cli.Main(validator.APIServer{}, cluster.Run))
+	os.Exit(cli.Main(validator.APIServer{}, cluster.Run, cli.Process{
+		Environ:        os.Environ(),
+		SetGCPercent:   debug.SetGCPercent,
+		SetMemoryLimit: debug.SetMemoryLimit,
+	}))
 }

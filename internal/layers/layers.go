@@ -25,9 +25,9 @@ type Layer struct {
 // Table is the order, top first: a layer imports only itself and the layers
 // after it.
 var Table = []Layer{
-	{"main", "`os.Exit(cli.Main(...))` and nothing else; the benchmark program",
+	{"main", "`os.Exit(cli.Main(...))` with the process's environment and collector settings (`cli.Process`), which nothing else reads or sets; the benchmark program",
 		[]string{"cmd/krender", "cmd/krender-check", "hack"}},
-	{"command line", "commands, flags, exit statuses, what is printed; the process's settings; CI secrets from `--set-env`/`--set-file`",
+	{"command line", "commands, flags, exit statuses, what is printed; the process's settings, through main's hooks; CI secrets from `--set-env`/`--set-file`",
 		[]string{"cmd/internal/cli"}},
 	{"linting", "`krender check` and `fn`: the linter handed to the engine as its check stage, its rules and formats; the API server's validation behind `verdict.Validator`, which only `krender-check` links",
 		[]string{"lint"}},

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"path/filepath"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -55,8 +56,7 @@ func Run(ctx context.Context, o gc.Options, stdout io.Writer) error {
 // KUBECONFIG, else ~/.kube/config; --context) and returns the clients and
 // the namespace: -n, else the context's, else "default".
 func Connect(o gc.Options) (*Clients, string, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = o.Kubeconfig
+	rules := loadingRules(o)
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
 	cfg, err := cc.ClientConfig()
 	if err != nil {
@@ -70,6 +70,23 @@ func Connect(o gc.Options) (*Clients, string, error) {
 	}
 	c, err := NewClients(cfg)
 	return c, ns, err
+}
+
+// loadingRules are client-go's defaults (--kubeconfig, else the files
+// KUBECONFIG lists, else ~/.kube/config) read from o.Env: client-go's own
+// NewDefaultClientConfigLoadingRules reads the process's environment.
+func loadingRules(o gc.Options) *clientcmd.ClientConfigLoadingRules {
+	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: o.Kubeconfig}
+	env := o.Env
+	if env == nil {
+		env = func(string) (string, bool) { return "", false }
+	}
+	if list, _ := env(clientcmd.RecommendedConfigPathEnvVar); list != "" {
+		rules.Precedence = filepath.SplitList(list)
+	} else if home, _ := env("HOME"); home != "" {
+		rules.Precedence = []string{filepath.Join(home, clientcmd.RecommendedHomeDir, clientcmd.RecommendedFileName)}
+	}
+	return rules
 }
 
 // NewClients builds the clients for cfg. A first run patches every hashed

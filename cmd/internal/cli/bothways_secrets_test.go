@@ -18,7 +18,6 @@ import (
 // asks for it, and neither prints a secret value. The cases include a
 // bad -n, a YAML syntax error and an inject entry that changes nothing.
 func TestLeanCheckAgreesWithSecrets(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
 	dir := secretFixture(t)
 	writeFiles(t, dir, map[string]string{
 		"note.yaml":   "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: busybox\n      envFrom:\n        - configMapRef: {name: \"${DB_PASSWORD}\"}\n",

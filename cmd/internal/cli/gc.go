@@ -45,6 +45,7 @@ func gcCmd(h *host) *cobra.Command {
 			if err := h.gcTable(&o, &rf, profile); err != nil {
 				return err
 			}
+			o.Env = h.env
 			return h.collector(context.Background(), o, h.stdout)
 		},
 	}

@@ -55,7 +55,7 @@ func (h *host) delegate() error {
 	if err != nil {
 		return err
 	}
-	cmd.Env = append(os.Environ(), parentEnv+"="+string(self), legacyParentEnv+"="+buildVersion())
+	cmd.Env = append(slices.Clip(h.environ), parentEnv+"="+string(self), legacyParentEnv+"="+buildVersion())
 	err = cmd.Run()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
@@ -68,7 +68,7 @@ func (h *host) delegate() error {
 }
 
 // findCheckBinary looks beside the running krender (links followed: a
-// package manager's bin directory), then on PATH.
+// package manager's bin directory), then on the PATH of h's environment.
 func (h *host) findCheckBinary() (string, error) {
 	self, err := os.Executable()
 	if err == nil {
@@ -80,7 +80,7 @@ func (h *host) findCheckBinary() (string, error) {
 			return beside, nil
 		}
 	}
-	if p, err := exec.LookPath(CheckBinary); err == nil {
+	if p, ok := lookPath(h.env, CheckBinary); ok {
 		return p, nil
 	}
 	needs := "the API server's validation (CRDs, or fields krender's tables cannot settle)"

@@ -43,57 +43,33 @@ const (
 )
 
 // Main is the program: it settles the process's own settings (the
-// collector; yqlib's switches are the actions', see yqexpr.Settle), runs
-// the command line and returns the exit status, which only main gives.
-// v is the API server's validation for check and fn, c runs gc against a
-// cluster; krender passes nil for both and runs krender-check where a
-// command needs them (see verdict.Validator, gc.Collector).
-func Main(v verdict.Validator, c gc.Collector) int {
-	tuneGC()
+// collector, through p; yqlib's switches are the actions', see
+// yqexpr.Settle), runs the command line and returns the exit status, which
+// only main gives. v is the API server's validation for check and fn, c
+// runs gc against a cluster; krender passes nil for both and runs
+// krender-check where a command needs them (see verdict.Validator,
+// gc.Collector). p is the process's environment and settings, which only
+// main reads and sets.
+func Main(v verdict.Validator, c gc.Collector, p Process) int {
+	env := Env(p.Environ).Lookup
+	limit := p.tuneGC(env)
 	if v != nil {
-		if err := checkParent(os.LookupEnv); err != nil {
+		if err := checkParent(env); err != nil {
 			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
 			return exitError
 		}
 	}
-	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), os.LookupEnv)
+	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), env)
+	h.environ, h.memoryLimit = p.Environ, limit
 	h.collector, h.signals = c, true
 	return h.execute()
 }
-
-// tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
-// the soft limit when that comes first. The live heap stays small (a few
-// tenants and the held-back output) and the garbage dies young, so
-// collections are cheap; what costs is new memory, each page of which the
-// kernel faults in. At 100 tenants of the bench fleet GOGC=1000 took 30%
-// more CPU time than 200 and twice the peak RSS; 100 costs the same CPU as
-// 200 at small fleets and 5% more at 500 tenants. The limit then follows
-// the tenants the engine holds at once (action.Options.MemoryLimit). GOGC and
-// GOMEMLIMIT, when set, are the user's.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
-	}
-	if limitMemory {
-		// Until the engine knows its units: parsing a hostile file near the
-		// limits would otherwise grow to three times its live heap.
-		debug.SetMemoryLimit(128 << 20)
-	}
-}
-
-// limitMemory: the CLI sets the soft memory limit the engine's run needs
-// unless the user did.
-var limitMemory = os.Getenv("GOMEMLIMIT") == ""
-
-// setMemoryLimit is the process's soft memory limit, set as the actions
-// learn what a run needs (action.Options.MemoryLimit).
-func setMemoryLimit(n int64) { debug.SetMemoryLimit(n) }
 
 // errFindings makes a command exit 1 without printing anything more.
 var errFindings = errors.New("findings")
 
 // host is what the commands use of the process: files, streams, the
-// environment (only --set-env reads it), and the mask for secret values.
+// environment (LookupEnv), and the mask for secret values.
 type host struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -120,6 +96,11 @@ type host struct {
 	// the process's own run does.
 	ctx     context.Context
 	signals bool
+	// environ is the whole environment, which a delegated command gets
+	// (Process.Environ); memoryLimit sets the process's soft memory limit
+	// as the actions learn what a run needs, nil: the user's, or a test's.
+	environ     []string
+	memoryLimit func(int64)
 }
 
 // masked holds w's output back until the command is done and masks the
@@ -163,7 +144,7 @@ func (h *host) execute() (code int) {
 	stderr := h.rawStderr
 	defer func() {
 		if r := recover(); r != nil {
-			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()})
+			code = internalError(stderr, &bug.Error{Value: r, Stack: debug.Stack()}, h.env)
 		}
 	}()
 	errw := h.masked(stderr)
@@ -185,7 +166,7 @@ func (h *host) execute() (code int) {
 	case errors.As(err, &status):
 		return int(status)
 	case errors.As(err, new(*bug.Error)):
-		return internalError(stderr, err)
+		return internalError(stderr, err, h.env)
 	}
 	if filepos.IsInput(err) {
 		fmt.Fprintln(errw, err) // already "file:line:col: message" per line
@@ -265,21 +246,30 @@ func flagError(c *cobra.Command, err error) error {
 }
 
 // internalError reports a bug (a panic anywhere below main) without the
-// stack a user cannot act on, and exits 2 like any refused input.
-func internalError(stderr io.Writer, err error) int {
+// stack a user cannot act on (KRENDER_DEBUG in env shows it), and exits 2
+// like any refused input.
+func internalError(stderr io.Writer, err error, env LookupEnv) int {
 	fmt.Fprintf(stderr, "krender: internal error: %v\n", err)
 	fmt.Fprintln(stderr, "krender: this is a bug in krender; please report it at https://github.com/krender/krender/issues with the command and the files it read")
 	var ie *bug.Error
-	if errors.As(err, &ie) && os.Getenv("KRENDER_DEBUG") != "" {
+	if errors.As(err, &ie) && debugging(env) {
 		stderr.Write(ie.Stack)
 	}
 	return exitError
 }
 
-func renderFlags(c *cobra.Command, o *action.Options, h *host) {
-	if limitMemory {
-		o.MemoryLimit = setMemoryLimit
+// debugging reports whether KRENDER_DEBUG asks for an internal error's
+// stack.
+func debugging(env LookupEnv) bool {
+	if env == nil {
+		return false
 	}
+	v, _ := env("KRENDER_DEBUG")
+	return v != ""
+}
+
+func renderFlags(c *cobra.Command, o *action.Options, h *host) {
+	o.MemoryLimit = h.memoryLimit
 	o.Once = true // each command renders once
 	o.AfterStage = h.afterStage
 	var sf secretFlags

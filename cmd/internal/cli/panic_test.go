@@ -17,7 +17,6 @@ func (panicFS) ReadFile(string) ([]byte, error) { panic("boom") }
 func (panicFS) Open(string) (fs.File, error)    { panic("boom") }
 
 func TestPanicIsInternalError(t *testing.T) {
-	t.Setenv("KRENDER_DEBUG", "")
 	var out, errb bytes.Buffer
 	code := run([]string{"render", "-p", "p.yaml", "t.yaml"}, &out, &errb, panicFS{}, afero.NewMemMapFs())
 	if code != exitError || out.Len() != 0 {

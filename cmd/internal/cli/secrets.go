@@ -16,8 +16,10 @@ import (
 )
 
 // LookupEnv reads one environment variable. The CLI gets it injected, like
-// its file system, so tests never touch the process environment, and only
-// --set-env calls it: nothing else reads the environment.
+// its file system (main hands it the process's, Process.Environ), so tests
+// never touch the process environment. --set-env reads it, and so do the
+// CLI's own KRENDER_DEBUG and the PATH krender-check is looked up on;
+// nothing else reads the environment.
 type LookupEnv func(name string) (string, bool)
 
 // secretFlags are --set-env and --set-file of one command.

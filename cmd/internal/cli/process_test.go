@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/spf13/afero"
+
+	"github.com/krender/krender/files/userfs"
+)
+
+func TestEnvLookup(t *testing.T) {
+	env := Env{"A=1", "B=", "A=2", "C=x=y"}
+	for _, c := range []struct {
+		name, want string
+		ok         bool
+	}{{"A", "1", true}, {"B", "", true}, {"C", "x=y", true}, {"D", "", false}, {"", "", false}} {
+		if got, ok := env.Lookup(c.name); got != c.want || ok != c.ok {
+			t.Errorf("Lookup(%q) = %q, %v; want %q, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// recorder stands for runtime/debug's settings in Process.
+type recorder struct {
+	gc     []int
+	limits []int64
+}
+
+func (r *recorder) process(environ ...string) Process {
+	return Process{
+		Environ:        environ,
+		SetGCPercent:   func(n int) int { r.gc = append(r.gc, n); return 100 },
+		SetMemoryLimit: func(n int64) int64 { r.limits = append(r.limits, n); return 0 },
+	}
+}
+
+// The collector is tuned from the environment main hands over, and the
+// user's GOGC and GOMEMLIMIT win.
+func TestTuneGCReadsTheHandedEnvironment(t *testing.T) {
+	var r recorder
+	hook := r.process("HOME=/h").tuneGC(Env{"HOME=/h"}.Lookup)
+	if !slices.Equal(r.gc, []int{200}) || !slices.Equal(r.limits, []int64{128 << 20}) || hook == nil {
+		t.Fatalf("GC percent %v, limits %v, hook %v: want 200, 128MiB and a hook", r.gc, r.limits, hook != nil)
+	}
+	hook(300 << 20)
+	if !slices.Equal(r.limits, []int64{128 << 20, 300 << 20}) {
+		t.Fatalf("limits %v: the hook sets none", r.limits)
+	}
+	var user recorder
+	env := Env{"GOGC=50", "GOMEMLIMIT=1GiB"}
+	if hook := user.process(env...).tuneGC(env.Lookup); hook != nil || user.gc != nil || user.limits != nil {
+		t.Fatalf("with the user's GOGC and GOMEMLIMIT: GC percent %v, limits %v, hook %v", user.gc, user.limits, hook != nil)
+	}
+}
+
+// A render in-process leaves the test process's memory limit alone, and
+// the host's hook is told the limits instead.
+func TestRenderSetsNoProcessMemoryLimit(t *testing.T) {
+	fsys := fstest.MapFS{
+		"p.yaml": {Data: []byte("vars: {}\n")},
+		"a.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n")},
+	}
+	before := debug.SetMemoryLimit(-1)
+	var out, errb bytes.Buffer
+	h := newHost(nil, nil, []string{"render", "-p", "p.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, fsys, afero.NewMemMapFs(), noEnv)
+	var told []int64
+	h.memoryLimit = func(n int64) { told = append(told, n) }
+	if code := h.execute(); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Fatalf("the render set the process's memory limit from %d to %d", before, got)
+	}
+	if len(told) == 0 {
+		t.Fatal("the host's memory limit hook was told nothing")
+	}
+}
+
+// KRENDER_DEBUG is read from the environment handed over, not the test's.
+func TestInternalErrorStackFromHandedEnvironment(t *testing.T) {
+	for _, env := range []Env{nil, {"KRENDER_DEBUG=1"}} {
+		var out, errb bytes.Buffer
+		code := runWith([]string{"render", "-p", "p.yaml", "t.yaml"}, strings.NewReader(""), &out, &errb, panicFS{}, afero.NewMemMapFs(), env.Lookup)
+		if code != exitError {
+			t.Fatalf("%v: exit %d", env, code)
+		}
+		if stack := strings.Contains(errb.String(), "goroutine"); stack != (env != nil) {
+			t.Errorf("%v: stack printed %v:\n%s", env, stack, errb.String())
+		}
+	}
+}
+
+// A command handed over to krender-check is looked up on the handed
+// environment's PATH and gets that environment, not the test process's.
+func TestDelegateUsesHandedEnvironment(t *testing.T) {
+	printEnv, err := exec.LookPath("env") // the handed PATH has only bin
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	script := "#!/bin/sh\nexec " + printEnv + "\n"
+	if err := os.WriteFile(filepath.Join(bin, CheckBinary), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
+	environ := Env{"PATH=" + bin, "KRENDER_HANDED=yes"}
+	var out, errb bytes.Buffer
+	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), environ.Lookup)
+	h.environ = environ
+	if code := h.execute(); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for _, want := range []string{"KRENDER_HANDED=yes", parentEnv + "="} {
+		if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("krender-check's environment lacks %s:\n%s", want, out.String())
+		}
+	}
+	for _, l := range got {
+		name, _, _ := strings.Cut(l, "=")
+		if _, handed := environ.Lookup(name); !handed && name != parentEnv && name != legacyParentEnv && os.Getenv(name) != "" && name != "PWD" {
+			t.Errorf("krender-check got the test process's %s", name)
+		}
+	}
+}

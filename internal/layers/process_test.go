@@ -1,0 +1,191 @@
+package layers
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// mains read the process's environment and set its collector, and hand
+// both to the command line (cli.Process); no other code of krender does.
+var mains = []string{"cmd/krender/main.go", "cmd/krender-check/main.go"}
+
+// runsProcesses are the trees whose code runs programs of its own (the
+// benchmark, test support, end-to-end tests) and so builds and reads their
+// environment: they are not krender, and the rule is krender's.
+var runsProcesses = []string{"hack", "internal/testing", "e2e"}
+
+// reads are the functions that read the process's environment; sets those
+// that change it or the process's collector. exec.LookPath reads PATH too:
+// the command line looks on its environment's PATH (cli.lookPath).
+var (
+	reads = map[string][]string{
+		"os":      {"Getenv", "LookupEnv", "Environ", "ExpandEnv"},
+		"syscall": {"Getenv", "Environ"},
+	}
+	sets = map[string][]string{
+		"os":            {"Setenv", "Unsetenv", "Clearenv"},
+		"syscall":       {"Setenv", "Unsetenv", "Clearenv"},
+		"runtime/debug": {"SetGCPercent", "SetMemoryLimit"},
+	}
+)
+
+// TestProcessStateOnlyInMain holds the rule docs/architecture.md states:
+// the environment is read and the collector set only in the mains, which
+// hand them to the command line; no test changes its own process's
+// environment or collector (debug.SetMemoryLimit(-1) only reads the limit).
+func TestProcessStateOnlyInMain(t *testing.T) {
+	root := moduleRoot(t)
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, msg := range processUses(fset, f, rel) {
+			t.Error(msg)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("read %d Go files: the walk found too few to hold to the rule", files)
+	}
+}
+
+// processUses is what file rel (f) does to its process's environment or
+// collector against the rule, one message each.
+func processUses(fset *token.FileSet, f *ast.File, rel string) []string {
+	test := strings.HasSuffix(rel, "_test.go")
+	if !test && (contains(mains, rel) || under(rel, runsProcesses)) {
+		return nil
+	}
+	names := importNames(f)
+	reading := map[*ast.SelectorExpr]bool{} // debug.SetMemoryLimit(-1)
+	var msgs []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && len(c.Args) == 1 && isMinusOne(c.Args[0]) {
+			if s, ok := c.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "SetMemoryLimit" {
+				reading[s] = true
+			}
+		}
+		s, ok := n.(*ast.SelectorExpr)
+		if !ok || reading[s] {
+			return true
+		}
+		x, ok := s.X.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		path := names[x.Name]
+		switch {
+		case contains(sets[path], s.Sel.Name):
+			msgs = append(msgs, fset.Position(s.Pos()).String()+": "+path+"."+s.Sel.Name+" changes the process's settings: only cmd/krender*/main.go may, handing them to the command line as cli.Process (a test hands it a recorder)")
+		case !test && contains(reads[path], s.Sel.Name):
+			msgs = append(msgs, fset.Position(s.Pos()).String()+": "+path+"."+s.Sel.Name+" reads the process's environment: only cmd/krender*/main.go may; use the environment handed down (cli.Process.Environ, the host's LookupEnv)")
+		}
+		return true
+	})
+	return msgs
+}
+
+// importNames maps the names f uses for its imports to their paths.
+func importNames(f *ast.File) map[string]string {
+	names := map[string]string{}
+	for _, s := range f.Imports {
+		path, _ := strconv.Unquote(s.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if s.Name != nil {
+			name = s.Name.Name
+		}
+		names[name] = path
+	}
+	return names
+}
+
+func isMinusOne(e ast.Expr) bool {
+	u, ok := e.(*ast.UnaryExpr)
+	if !ok || u.Op != token.SUB {
+		return false
+	}
+	l, ok := u.X.(*ast.BasicLit)
+	return ok && l.Value == "1"
+}
+
+func under(rel string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestProcessUses: each way a new raw read or setting is written is found,
+// and what the rule allows is not.
+func TestProcessUses(t *testing.T) {
+	cases := []struct {
+		rel, src string
+		found    bool
+	}{
+		{"render/x.go", `import "os"; var v = os.Getenv("GOMEMLIMIT")`, true},
+		{"cmd/internal/cli/x.go", `import "os"; var f = os.LookupEnv`, true},
+		{"cmd/internal/cli/x.go", `import "os"; var e = append(os.Environ(), "A=b")`, true},
+		{"action/x.go", `import sys "syscall"; var v, _ = sys.Getenv("HOME")`, true},
+		{"cmd/internal/cli/x.go", `import "runtime/debug"; func f() { debug.SetGCPercent(200) }`, true},
+		{"cmd/internal/cli/x.go", `import "runtime/debug"; var set = debug.SetMemoryLimit`, true},
+		{"cmd/internal/cli/x_test.go", `import "runtime/debug"; func f() { debug.SetMemoryLimit(1 << 20) }`, true},
+		{"action/x_test.go", `import "os"; func f() { os.Setenv("A", "b") }`, true},
+		{"hack/bench/x_test.go", `import "os"; func f() { os.Unsetenv("A") }`, true},
+		{"cmd/krender/main.go", `import "os"; var e = os.Environ()`, false},
+		{"cmd/krender/main.go", `import "runtime/debug"; var set = debug.SetMemoryLimit`, false},
+		{"hack/bench/main.go", `import "os"; var e = os.Environ()`, false},
+		{"internal/testing/testtool/x.go", `import "os"; var v = os.Getenv("KRENDER_REQUIRE_TOOLS")`, false},
+		{"action/x_test.go", `import "runtime/debug"; var limit = debug.SetMemoryLimit(-1)`, false},
+		{"lint/krm/x_test.go", `import "os"; var env = append(os.Environ(), "A=b")`, false},
+		{"render/x.go", `import "os"; var _, err = os.ReadFile("x")`, false},
+		{"render/x.go", `import "runtime/debug"; var s = debug.Stack()`, false},
+	}
+	for _, c := range cases {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, c.rel, "package x\n"+c.src+"\n", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := processUses(fset, f, c.rel); (len(got) > 0) != c.found {
+			t.Errorf("%s: %s: found %q, want found %v", c.rel, c.src, got, c.found)
+		}
+	}
+}
