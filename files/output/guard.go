@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/filepos"
 )
 
@@ -146,7 +147,7 @@ func (w Writer) checkPlaces(dir string) error {
 
 func (w Writer) workDir() (string, error) {
 	if w.Guard.WorkDir == "" {
-		return os.Getwd()
+		return filesys.OS.Getwd()
 	}
 	return filepath.Abs(w.Guard.WorkDir)
 }
