@@ -8,6 +8,8 @@ package filesys
 import (
 	"io"
 	"io/fs"
+	"path/filepath"
+	"sort"
 )
 
 // FileSystem is what krender does with files: read user paths and the load
@@ -34,6 +36,7 @@ type FileSystem interface {
 	// CreateTemp creates a new file as MkdirTemp does a directory.
 	CreateTemp(dir, pattern string) (File, error)
 	WriteFile(name string, data []byte, perm fs.FileMode) error
+	Chmod(name string, mode fs.FileMode) error
 	Rename(oldname, newname string) error
 	Remove(name string) error
 	RemoveAll(name string) error
@@ -47,7 +50,44 @@ type File interface {
 }
 
 // Walk visits root and everything below it in lexical order, as
-// fs.WalkDir does, on the paths as fsys takes them.
-func Walk(fsys FileSystem, root string, fn fs.WalkDirFunc) error {
-	return fs.WalkDir(fsys, root, fn)
+// filepath.Walk does, without following links (Lstat): a link is reported,
+// never entered, so a walk of a directory krender replaces sees what the
+// replacement would delete.
+func Walk(fsys FileSystem, root string, fn filepath.WalkFunc) error {
+	info, err := fsys.Lstat(root)
+	if err != nil {
+		return fn(root, nil, err)
+	}
+	return walk(fsys, root, info, fn)
+}
+
+func walk(fsys FileSystem, p string, info fs.FileInfo, fn filepath.WalkFunc) error {
+	if err := fn(p, info, nil); err != nil {
+		if info.IsDir() && err == filepath.SkipDir {
+			return nil
+		}
+		return err
+	}
+	if !info.IsDir() {
+		return nil
+	}
+	ents, err := fsys.ReadDir(p)
+	if err != nil {
+		return fn(p, info, err)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	for _, e := range ents {
+		name := filepath.Join(p, e.Name())
+		fi, err := fsys.Lstat(name)
+		if err != nil {
+			if err := fn(name, fi, err); err != nil && err != filepath.SkipDir {
+				return err
+			}
+			continue
+		}
+		if err := walk(fsys, name, fi, fn); err != nil && (!fi.IsDir() || err != filepath.SkipDir) {
+			return err
+		}
+	}
+	return nil
 }

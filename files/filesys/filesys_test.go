@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -56,6 +57,10 @@ func TestSwap(t *testing.T) {
 		must(t, fsys.WriteFile("out/old.yaml", []byte("old"), 0o644))
 		tmp, err := fsys.MkdirTemp(".", ".out.new-*")
 		must(t, err)
+		must(t, fsys.Chmod(tmp, 0o755))
+		if fi, err := fsys.Stat(tmp); err != nil || fi.Mode() != fs.ModeDir|0o755 {
+			t.Fatalf("after Chmod %s is %v (%v), want %v", tmp, fi.Mode(), err, fs.ModeDir|0o755)
+		}
 		must(t, fsys.WriteFile(tmp+"/new.yaml", []byte("new"), 0o644))
 		if err := fsys.Remove("out"); err == nil {
 			t.Fatal("Remove of a directory that holds a file succeeded")
@@ -67,8 +72,8 @@ func TestSwap(t *testing.T) {
 		must(t, fsys.Rename(tmp, "out"))
 		must(t, fsys.RemoveAll(".out.old"))
 		var got []string
-		must(t, Walk(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
+		must(t, Walk(fsys, ".", func(p string, fi fs.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
 				got = append(got, p)
 			}
 			return err
@@ -123,5 +128,35 @@ func TestGetwd(t *testing.T) {
 	}
 	if wd, err := (&Mem{}).Getwd(); err != nil || wd != "." {
 		t.Fatalf("Mem.Getwd() = %q, %v; want \".\"", wd, err)
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	mem := &Mem{}
+	must(t, mem.WriteFile("a.yaml", []byte("a"), 0o644))
+	ro := ReadOnly(mem)
+	if b, err := ro.ReadFile("a.yaml"); err != nil || string(b) != "a" {
+		t.Fatalf("ReadFile through ReadOnly = %q, %v", b, err)
+	}
+	for name, err := range map[string]error{
+		"MkdirAll":  ro.MkdirAll("d", 0o755),
+		"WriteFile": ro.WriteFile("b.yaml", nil, 0o644),
+		"Chmod":     ro.Chmod("a.yaml", 0o600),
+		"Rename":    ro.Rename("a.yaml", "b.yaml"),
+		"Remove":    ro.Remove("a.yaml"),
+		"RemoveAll": ro.RemoveAll("a.yaml"),
+	} {
+		if !errors.Is(err, syscall.EPERM) {
+			t.Errorf("%s through ReadOnly: %v, want EPERM", name, err)
+		}
+	}
+	if _, err := ro.MkdirTemp(".", "x-*"); !errors.Is(err, syscall.EPERM) {
+		t.Errorf("MkdirTemp through ReadOnly: %v, want EPERM", err)
+	}
+	if _, err := ro.CreateTemp(".", "x-*"); !errors.Is(err, syscall.EPERM) {
+		t.Errorf("CreateTemp through ReadOnly: %v, want EPERM", err)
+	}
+	if b, err := mem.ReadFile("a.yaml"); err != nil || string(b) != "a" {
+		t.Fatalf("after the refused writes a.yaml is %q, %v", b, err)
 	}
 }

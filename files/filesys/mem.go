@@ -26,10 +26,13 @@ type Mem struct {
 var _ FileSystem = (*Mem)(nil)
 
 // clean is name as Mem keys it: slash-separated, cleaned, without a
-// leading "./" or "/".
+// leading "./" or "/" (Mem's root is "/" and "." alike).
 func clean(name string) string {
-	p := path.Clean(filepath.ToSlash(name))
-	return strings.TrimPrefix(strings.TrimPrefix(p, "/"), "./")
+	p := strings.TrimPrefix(path.Clean(filepath.ToSlash(name)), "/")
+	if p == "" {
+		return "."
+	}
+	return p
 }
 
 func memErr(op, name string, err error) error { return &fs.PathError{Op: op, Path: name, Err: err} }
@@ -181,6 +184,22 @@ func children(files fstest.MapFS, p string) bool {
 		}
 	}
 	return false
+}
+
+func (m *Mem) Chmod(name string, mode fs.FileMode) error {
+	return m.locked(func(files fstest.MapFS) error {
+		p := clean(name)
+		fi, err := files.Stat(p)
+		if err != nil {
+			return memErr("chmod", name, fs.ErrNotExist)
+		}
+		f := &fstest.MapFile{Mode: fi.Mode().Type() | mode.Perm(), ModTime: fi.ModTime()}
+		if old, ok := files[p]; ok {
+			f.Data, f.Sys = old.Data, old.Sys
+		}
+		files[p] = f
+		return nil
+	})
 }
 
 func (m *Mem) Rename(oldname, newname string) error {

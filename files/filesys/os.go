@@ -70,6 +70,8 @@ func (d Dir) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	return os.WriteFile(d.path(name), data, perm)
 }
 
+func (d Dir) Chmod(name string, mode fs.FileMode) error { return os.Chmod(d.path(name), mode) }
+
 func (d Dir) Rename(oldname, newname string) error {
 	return os.Rename(d.path(oldname), d.path(newname))
 }
