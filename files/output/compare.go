@@ -10,8 +10,7 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/render"
 )
 
@@ -61,7 +60,7 @@ func (w Writer) Compare(e *render.Engine, dir string) (*Diff, *render.Result, er
 
 // comparison is one Compare under way.
 type comparison struct {
-	fsys    afero.Fs
+	fsys    filesys.FileSystem
 	dir     string
 	d       *Diff
 	have    map[string]bool // dir's files not yet rendered
@@ -76,7 +75,7 @@ func (c *comparison) file(o objectFile) error {
 	}
 	delete(c.have, o.name)
 	path := filepath.Join(c.dir, o.name)
-	b, err := afero.ReadFile(c.fsys, path)
+	b, err := c.fsys.ReadFile(path)
 	if err != nil {
 		c.treeErr = err
 		return nil
@@ -96,12 +95,12 @@ func (c *comparison) file(o objectFile) error {
 }
 
 // treeNames are the *.yaml files under dir, relative to it.
-func treeNames(fsys afero.Fs, dir string) (map[string]bool, error) {
+func treeNames(fsys filesys.FileSystem, dir string) (map[string]bool, error) {
 	if _, err := fsys.Stat(dir); err != nil {
 		return nil, err
 	}
 	out := map[string]bool{}
-	err := afero.Walk(fsys, dir, func(p string, info fs.FileInfo, err error) error {
+	err := filesys.Walk(fsys, dir, func(p string, info fs.FileInfo, err error) error {
 		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".yaml") {
 			return err
 		}

@@ -3,13 +3,11 @@ package output
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
@@ -154,12 +152,12 @@ func (w Writer) WriteDir(e *render.Engine, dir string) (*render.Result, error) {
 	return res, nil
 }
 
-func writeFile(fsys afero.Fs, root, name string, text []byte) error {
+func writeFile(fsys filesys.FileSystem, root, name string, text []byte) error {
 	p := filepath.Join(root, name)
 	if err := fsys.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	return afero.WriteFile(fsys, p, text, 0o644)
+	return fsys.WriteFile(p, text, 0o644)
 }
 
 // replaceDirWith has fill write into a temporary sibling of dir, then swaps
@@ -179,7 +177,7 @@ func (w Writer) replaceDirWith(dir string, fill func(tmp string) error) error {
 	if err := fsys.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := afero.TempDir(fsys, parent, "."+filepath.Base(dir)+".new-")
+	tmp, err := fsys.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
 	if err != nil {
 		return err
 	}
@@ -213,13 +211,4 @@ func (w Writer) replaceDirWith(dir string, fill func(tmp string) error) error {
 		return fsys.RemoveAll(old)
 	}
 	return nil
-}
-
-// lstat does not follow a link where the file system can tell one.
-func lstat(fsys afero.Fs, name string) (os.FileInfo, error) {
-	if l, ok := fsys.(afero.Lstater); ok {
-		fi, _, err := l.LstatIfPossible(name)
-		return fi, err
-	}
-	return fsys.Stat(name)
 }

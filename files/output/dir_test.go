@@ -11,9 +11,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/spf13/afero"
-
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/render"
 )
 
@@ -37,10 +36,10 @@ func engine(t testing.TB, files map[string]string, set ...string) *render.Engine
 }
 
 // tree is every file and directory under root: contents, and "/" for a directory.
-func tree(t *testing.T, fsys afero.Fs, root string) map[string]string {
+func tree(t *testing.T, fsys filesys.FileSystem, root string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	err := afero.Walk(fsys, root, func(p string, info fs.FileInfo, err error) error {
+	err := filesys.Walk(fsys, root, func(p string, info fs.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
@@ -48,7 +47,7 @@ func tree(t *testing.T, fsys afero.Fs, root string) map[string]string {
 			out[filepath.ToSlash(p)] = "/"
 			return nil
 		}
-		b, err := afero.ReadFile(fsys, p)
+		b, err := fsys.ReadFile(p)
 		out[filepath.ToSlash(p)] = string(b)
 		return err
 	})
@@ -59,9 +58,9 @@ func tree(t *testing.T, fsys afero.Fs, root string) map[string]string {
 }
 
 // noTemporaries fails when a temporary sibling of dir is left in parent.
-func noTemporaries(t *testing.T, fsys afero.Fs, parent, dir string) {
+func noTemporaries(t *testing.T, fsys filesys.FileSystem, parent, dir string) {
 	t.Helper()
-	ents, err := afero.ReadDir(fsys, parent)
+	ents, err := fsys.ReadDir(parent)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +71,16 @@ func noTemporaries(t *testing.T, fsys afero.Fs, parent, dir string) {
 	}
 }
 
+// writeAll writes name, and the directories above it.
+func writeAll(fsys filesys.FileSystem, name string, data []byte, perm os.FileMode) error {
+	if err := fsys.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	return fsys.WriteFile(name, data, perm)
+}
+
 // A directory written before, with a file no render produces, to be replaced.
-func oldDir(t *testing.T, fsys afero.Fs) map[string]string {
+func oldDir(t *testing.T, fsys filesys.FileSystem) map[string]string {
 	t.Helper()
 	for name, text := range map[string]string{
 		"out/t1/configmap-a.yaml": "old a\n", "out/t1/configmap-old.yaml": "gone\n",
@@ -82,7 +89,7 @@ func oldDir(t *testing.T, fsys afero.Fs) map[string]string {
 		if err := fsys.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := afero.WriteFile(fsys, name, []byte(text), 0o644); err != nil {
+		if err := writeAll(fsys, name, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,7 +97,7 @@ func oldDir(t *testing.T, fsys afero.Fs) map[string]string {
 }
 
 func TestWriteDirReplacesTheDirectory(t *testing.T) {
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	oldDir(t, mem)
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
 	if _, err := (Writer{FS: mem}).WriteDir(e, "out"); err != nil {
@@ -124,24 +131,27 @@ func TestWriteDirReplacesTheDirectory(t *testing.T) {
 // creates counts the files opened for writing, so that a test can prove a
 // failure came after some were written.
 type creates struct {
-	afero.Fs
+	filesys.FileSystem
 	n int
 }
 
-func (c *creates) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	if flag&os.O_CREATE != 0 {
-		c.n++
-	}
-	return c.Fs.OpenFile(name, flag, perm)
+func (c *creates) WriteFile(name string, data []byte, perm os.FileMode) error {
+	c.n++
+	return c.FileSystem.WriteFile(name, data, perm)
+}
+
+func (c *creates) CreateTemp(dir, pattern string) (filesys.File, error) {
+	c.n++
+	return c.FileSystem.CreateTemp(dir, pattern)
 }
 
 func TestWriteDirFailureLeavesDirUntouched(t *testing.T) {
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	before := oldDir(t, mem)
 	// t3 does not define X: it fails after t1 and t2 were written.
 	prof := strings.Replace(threeTenants, "vars: {X: c}", "vars: {Y: c}", 1)
 	e := engine(t, map[string]string{"p.yaml": prof, "a.yaml": twoMaps})
-	fsys := &creates{Fs: mem}
+	fsys := &creates{FileSystem: mem}
 	_, err := (Writer{FS: fsys}).WriteDir(e, "out")
 	if err == nil || !strings.Contains(err.Error(), "(tenant t3)") {
 		t.Fatalf("want t3's error, got %v", err)
@@ -157,7 +167,7 @@ func TestWriteDirFailureLeavesDirUntouched(t *testing.T) {
 
 // renameFails fails the renames that match.
 type renameFails struct {
-	afero.Fs
+	filesys.FileSystem
 	fail func(from, to string) bool
 }
 
@@ -165,7 +175,7 @@ func (r renameFails) Rename(from, to string) error {
 	if r.fail(from, to) {
 		return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EXDEV}
 	}
-	return r.Fs.Rename(from, to)
+	return r.FileSystem.Rename(from, to)
 }
 
 func TestWriteDirFailedSwapRestoresOldDir(t *testing.T) {
@@ -175,7 +185,7 @@ func TestWriteDirFailedSwapRestoresOldDir(t *testing.T) {
 		"old aside":      func(from, to string) bool { return from == "out" },
 	} {
 		t.Run(name, func(t *testing.T) {
-			mem := afero.NewMemMapFs()
+			mem := &filesys.Mem{}
 			before := oldDir(t, mem)
 			_, err := (Writer{FS: renameFails{mem, fail}}).WriteDir(e, "out")
 			if !errors.Is(err, syscall.EXDEV) {
@@ -192,34 +202,21 @@ func TestWriteDirFailedSwapRestoresOldDir(t *testing.T) {
 // full fails every write once budget bytes have been written, like a disk
 // filling up.
 type full struct {
-	afero.Fs
+	filesys.FileSystem
 	budget *int
 }
 
-func (f full) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	file, err := f.Fs.OpenFile(name, flag, perm)
-	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) == 0 {
-		return file, err
+func (f full) WriteFile(name string, data []byte, perm os.FileMode) error {
+	if len(data) > *f.budget {
+		return &os.PathError{Op: "write", Path: name, Err: syscall.ENOSPC}
 	}
-	return fullFile{file, f.budget}, nil
-}
-
-type fullFile struct {
-	afero.File
-	budget *int
-}
-
-func (f fullFile) Write(p []byte) (int, error) {
-	if len(p) > *f.budget {
-		return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
-	}
-	*f.budget -= len(p)
-	return f.File.Write(p)
+	*f.budget -= len(data)
+	return f.FileSystem.WriteFile(name, data, perm)
 }
 
 func TestWriteDirWriteErrorSurfaces(t *testing.T) {
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	before := oldDir(t, mem)
 	budget := 150 // a few files' worth
 	_, err := (Writer{FS: full{mem, &budget}}).WriteDir(e, "out")
@@ -231,7 +228,7 @@ func TestWriteDirWriteErrorSurfaces(t *testing.T) {
 	}
 	noTemporaries(t, mem, ".", "out")
 
-	_, err = (Writer{FS: afero.NewReadOnlyFs(mem)}).WriteDir(e, "out")
+	_, err = (Writer{FS: filesys.ReadOnly(mem)}).WriteDir(e, "out")
 	if !errors.Is(err, syscall.EPERM) {
 		t.Fatalf("read-only file system: got %v", err)
 	}
@@ -239,7 +236,7 @@ func TestWriteDirWriteErrorSurfaces(t *testing.T) {
 
 // --check compares with a directory -o wrote, --update rewrites it.
 func TestCompareAndUpdate(t *testing.T) {
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	w := Writer{FS: mem}
 	files := map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps}
 	one, two := engine(t, files), engine(t, files, "V=two")
@@ -270,10 +267,10 @@ func TestCompareAndUpdate(t *testing.T) {
 	if err := mem.Remove("golden/t2/configmap-b.yaml"); err != nil {
 		t.Fatal(err)
 	}
-	if err := afero.WriteFile(mem, "golden/t2/configmap-old.yaml", []byte("kind: ConfigMap\n"), 0o644); err != nil {
+	if err := writeAll(mem, "golden/t2/configmap-old.yaml", []byte("kind: ConfigMap\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := afero.WriteFile(mem, "golden/README", []byte("not yaml\n"), 0o644); err != nil {
+	if err := writeAll(mem, "golden/README", []byte("not yaml\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d, _, err = w.Compare(one, "golden")

@@ -11,8 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/filepos"
 )
 
@@ -69,7 +68,7 @@ func (w Writer) CheckFormatWord(arg string) error {
 	if !kubectlFormats[word] {
 		return nil
 	}
-	if _, err := lstat(w.fs(), arg); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := w.fs().Lstat(arg); !errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	return fmt.Errorf("-o %s is kubectl's output format, not a directory: krender writes YAML to stdout by default "+
@@ -80,7 +79,7 @@ func (w Writer) CheckFormatWord(arg string) error {
 // is written, and again just before the swap.
 func (w Writer) checkDir(dir string) error {
 	fsys := w.fs()
-	fi, err := lstat(fsys, dir)
+	fi, err := fsys.Lstat(dir)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
@@ -146,23 +145,24 @@ func (w Writer) checkPlaces(dir string) error {
 
 func (w Writer) workDir() (string, error) {
 	if w.Guard.WorkDir == "" {
-		return os.Getwd()
+		return filesys.OS.Getwd()
 	}
 	return filepath.Abs(w.Guard.WorkDir)
 }
 
-// resolve makes p absolute from wd and, on the real file system, follows
-// the symbolic links of the part of it that exists.
+// resolve makes p absolute from wd and, on the real file system seen from
+// the working directory (filesys.OS, where wd is), follows the symbolic
+// links of the part of it that exists.
 func (w Writer) resolve(wd, p string) string {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(wd, p)
 	}
 	p = filepath.Clean(p)
-	if _, real := w.fs().(*afero.OsFs); !real {
+	if d, ok := w.fs().(filesys.Dir); !ok || d != filesys.OS {
 		return p
 	}
 	for rest := ""; ; {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
+		if r, err := filesys.OS.RealPath(p); err == nil {
 			return filepath.Join(r, rest)
 		}
 		parent := filepath.Dir(p)
@@ -182,7 +182,7 @@ func within(p, dir string) bool {
 
 // checkOwned refuses a DIR that holds anything its marker does not list:
 // an empty DIR, or one holding only files krender wrote, may be replaced.
-func checkOwned(fsys afero.Fs, dir, profile string) error {
+func checkOwned(fsys filesys.FileSystem, dir, profile string) error {
 	entries, modes, err := listDir(fsys, dir)
 	if err != nil || len(entries) == 0 {
 		return err
@@ -210,10 +210,10 @@ func checkOwned(fsys afero.Fs, dir, profile string) error {
 
 // listDir is everything under dir, slash-separated, relative to dir, in
 // lexical order, with each entry's mode.
-func listDir(fsys afero.Fs, dir string) ([]string, map[string]fs.FileMode, error) {
+func listDir(fsys filesys.FileSystem, dir string) ([]string, map[string]fs.FileMode, error) {
 	var entries []string
 	modes := map[string]fs.FileMode{}
-	err := afero.Walk(fsys, dir, func(p string, info fs.FileInfo, err error) error {
+	err := filesys.Walk(fsys, dir, func(p string, info fs.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}
@@ -289,7 +289,7 @@ func them(entries []string) string {
 // readMarker reads the files DIR's marker lists, and every directory above
 // them (with a trailing slash). Only names krender writes are accepted, so
 // a hand-edited marker cannot make krender delete anything else.
-func readMarker(fsys afero.Fs, dir string) (map[string]bool, error) {
+func readMarker(fsys filesys.FileSystem, dir string) (map[string]bool, error) {
 	name := filepath.Join(dir, Marker)
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -319,7 +319,7 @@ func readMarker(fsys afero.Fs, dir string) (map[string]bool, error) {
 }
 
 // writeMarker lists the files written into tmp, sorted.
-func writeMarker(fsys afero.Fs, tmp string, names []string) error {
+func writeMarker(fsys filesys.FileSystem, tmp string, names []string) error {
 	sorted := make([]string, len(names))
 	for i, n := range names {
 		sorted[i] = filepath.ToSlash(n)
@@ -331,5 +331,5 @@ func writeMarker(fsys afero.Fs, tmp string, names []string) error {
 		b.WriteString(n)
 		b.WriteByte('\n')
 	}
-	return afero.WriteFile(fsys, filepath.Join(tmp, Marker), []byte(b.String()), 0o644)
+	return fsys.WriteFile(filepath.Join(tmp, Marker), []byte(b.String()), 0o644)
 }

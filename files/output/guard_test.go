@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/afero"
+	"github.com/krender/krender/files/filesys"
 )
 
 const clash = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: a}\n---\n" +
@@ -45,7 +45,7 @@ func TestFilesUniquePerNamespace(t *testing.T) {
 }
 
 func TestCheckFormatWord(t *testing.T) {
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	if err := mem.MkdirAll("json", 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -69,15 +69,15 @@ func TestCheckFormatWord(t *testing.T) {
 func TestMarkerListsOnlyKrendersNames(t *testing.T) {
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
 	for _, line := range []string{"../p.yaml", "/etc/x.yaml", "a/b/c.yaml", "README.md", "./x.yaml", "t1//x.yaml", "../x.yaml"} {
-		mem := afero.NewMemMapFs()
+		mem := &filesys.Mem{}
 		oldDir(t, mem)
 		name := "out/" + strings.TrimPrefix(line, "/")
 		if line == "README.md" {
-			if err := afero.WriteFile(mem, name, []byte("keep\n"), 0o644); err != nil {
+			if err := writeAll(mem, name, []byte("keep\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := afero.WriteFile(mem, "out/"+Marker, []byte("# comment\nt1/configmap-a.yaml\n"+line+"\n"), 0o644); err != nil {
+		if err := writeAll(mem, "out/"+Marker, []byte("# comment\nt1/configmap-a.yaml\n"+line+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		before := tree(t, mem, ".")
@@ -109,7 +109,7 @@ func TestGuardPlaces(t *testing.T) {
 		"/etc":             "holds the profile /etc/krender/p.yaml",
 		"sub/../templates": "is the templates directory templates",
 	} {
-		mem := afero.NewMemMapFs()
+		mem := &filesys.Mem{}
 		_, err := (Writer{FS: mem, Guard: g}).WriteDir(e, dir)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("-o %s: %v, want %q", dir, err, want)
@@ -118,7 +118,7 @@ func TestGuardPlaces(t *testing.T) {
 			t.Errorf("-o %s wrote %v", dir, got)
 		}
 	}
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	if _, err := (Writer{FS: mem, Guard: g}).WriteDir(e, "rendered/prod"); err != nil {
 		t.Fatalf("a directory of its own: %v", err)
 	}
@@ -126,10 +126,10 @@ func TestGuardPlaces(t *testing.T) {
 
 // A file that appears in DIR while the render runs stops the swap.
 func TestOwnershipCheckedAgainBeforeTheSwap(t *testing.T) {
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	before := oldDir(t, mem)
 	err := (Writer{FS: mem}).replaceDirWith("out", func(tmp string) error {
-		return afero.WriteFile(mem, "out/notes.txt", []byte("mine\n"), 0o644)
+		return writeAll(mem, "out/notes.txt", []byte("mine\n"), 0o644)
 	})
 	if err == nil || !strings.Contains(err.Error(), "holds notes.txt, which krender did not write") {
 		t.Fatalf("got %v", err)
@@ -150,12 +150,12 @@ func TestOtherRendersSuggestTheProfilesDirectory(t *testing.T) {
 		"stg.yml":            "did you mean -o rendered/stg?",
 		"":                   "did you mean -o rendered/dev?", // no profile known: the first
 	} {
-		mem := afero.NewMemMapFs()
+		mem := &filesys.Mem{}
 		for _, env := range []string{"dev", "stg"} {
-			if err := afero.WriteFile(mem, "rendered/"+env+"/"+Marker, []byte("configmap-a.yaml\n"), 0o644); err != nil {
+			if err := writeAll(mem, "rendered/"+env+"/"+Marker, []byte("configmap-a.yaml\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := afero.WriteFile(mem, "rendered/"+env+"/configmap-a.yaml", []byte("a\n"), 0o644); err != nil {
+			if err := writeAll(mem, "rendered/"+env+"/configmap-a.yaml", []byte("a\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/manifest"
-	"github.com/spf13/afero"
 )
 
 // Whatever an object is called, its file is one name inside DIR (or the
@@ -46,7 +46,7 @@ func TestOutputDirMustBeADirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []string{link, file} {
-		err := (Writer{FS: afero.NewOsFs()}).replaceDirWith(d, func(string) error { t.Fatal("filled"); return nil })
+		err := (Writer{FS: filesys.OS}).replaceDirWith(d, func(string) error { t.Fatal("filled"); return nil })
 		if err == nil || !strings.Contains(err.Error(), "the output directory is a") {
 			t.Errorf("%s: %v", d, err)
 		}

@@ -1,15 +1,14 @@
 // Package output writes what the render engine produces: one stream, one file
 // per object under a directory (-o DIR), or a comparison with such a
-// directory (--check DIR). Files go through an afero.Fs so that tests can
-// run on a file system in memory and make it fail on purpose.
+// directory (--check DIR). Files go through a filesys.FileSystem so that
+// tests can run on a file system in memory and make it fail on purpose.
 package output
 
 import (
 	"context"
 	"io"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/render"
 )
 
@@ -19,7 +18,7 @@ const DefaultSpoolMemory = 32 << 20
 
 // Writer writes renders through FS. The zero value uses the real file system.
 type Writer struct {
-	FS          afero.Fs
+	FS          filesys.FileSystem
 	SpoolMemory int // 0: DefaultSpoolMemory
 	// Guard is what -o DIR must not replace besides files krender did not
 	// write; the zero value guards the process's working directory.
@@ -31,11 +30,9 @@ type Writer struct {
 	Context context.Context
 }
 
-var osFS = afero.NewOsFs()
-
-func (w Writer) fs() afero.Fs {
+func (w Writer) fs() filesys.FileSystem {
 	if w.FS == nil {
-		return osFS
+		return filesys.OS
 	}
 	return w.FS
 }

@@ -7,9 +7,9 @@ import (
 	"testing/fstest"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/spf13/afero"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
@@ -103,7 +103,7 @@ func TestStreamJoinsUnitsLikeOneEncoder(t *testing.T) {
 func sameStream(t *testing.T, e *render.Engine, want []byte) {
 	t.Helper()
 	var out bytes.Buffer
-	if _, err := (Writer{FS: afero.NewMemMapFs()}).WriteStream(e, &out); err != nil {
+	if _, err := (Writer{FS: &filesys.Mem{}}).WriteStream(e, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(out.Bytes(), want) {
@@ -133,7 +133,7 @@ func TestFirstFailingTenantInOrderIsReported(t *testing.T) {
 	for _, workers := range []int{1, 2, 7} {
 		e.Workers = workers
 		var out bytes.Buffer
-		_, err := (Writer{FS: afero.NewMemMapFs()}).WriteStream(e, &out)
+		_, err := (Writer{FS: &filesys.Mem{}}).WriteStream(e, &out)
 		if err == nil || !strings.Contains(err.Error(), "(tenant tenant-0005)") || strings.Contains(err.Error(), "tenant-0023") {
 			t.Fatalf("%d workers: want only tenant-0005's error, got %v", workers, err)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/afero"
+	"github.com/krender/krender/files/filesys"
 )
 
 // errStop stands for the CLI's cause of a cancelled write (a signal).
@@ -17,27 +17,34 @@ var errStop = errors.New("stopped")
 
 // cancelAfter cancels with errStop once n files have been created.
 type cancelAfter struct {
-	afero.Fs
+	filesys.FileSystem
 	n      int
 	cancel context.CancelCauseFunc
 }
 
-func (c *cancelAfter) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
-	if flag&os.O_CREATE != 0 {
-		if c.n--; c.n == 0 {
-			c.cancel(errStop)
-		}
+func (c *cancelAfter) created() {
+	if c.n--; c.n == 0 {
+		c.cancel(errStop)
 	}
-	return c.Fs.OpenFile(name, flag, perm)
+}
+
+func (c *cancelAfter) WriteFile(name string, data []byte, perm os.FileMode) error {
+	c.created()
+	return c.FileSystem.WriteFile(name, data, perm)
+}
+
+func (c *cancelAfter) CreateTemp(dir, pattern string) (filesys.File, error) {
+	c.created()
+	return c.FileSystem.CreateTemp(dir, pattern)
 }
 
 func TestStoppedWriteDirLeavesDirAndNoTemporaries(t *testing.T) {
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	before := oldDir(t, mem)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	fsys := &cancelAfter{Fs: mem, n: 2, cancel: cancel}
+	fsys := &cancelAfter{FileSystem: mem, n: 2, cancel: cancel}
 	_, err := (Writer{FS: fsys, Context: ctx}).WriteDir(e, "out")
 	if !errors.Is(err, errStop) {
 		t.Fatalf("want the cause of the cancellation, got %v", err)
@@ -53,25 +60,25 @@ func TestStoppedWriteDirLeavesDirAndNoTemporaries(t *testing.T) {
 
 func TestStoppedBeforeWriteDirCreatesNothing(t *testing.T) {
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(errStop)
-	fsys := &creates{Fs: mem}
+	fsys := &creates{FileSystem: mem}
 	if _, err := (Writer{FS: fsys, Context: ctx}).WriteDir(e, "out"); !errors.Is(err, errStop) {
 		t.Fatalf("want the cause of the cancellation, got %v", err)
 	}
-	if ents, _ := afero.ReadDir(mem, "."); fsys.n != 0 || len(ents) != 0 {
+	if ents, _ := mem.ReadDir("."); fsys.n != 0 || len(ents) != 0 {
 		t.Fatalf("a write stopped before it began created %d files and left %v", fsys.n, ents)
 	}
 }
 
 func TestStoppedStreamWritesNothingAndRemovesItsSpool(t *testing.T) {
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	// The spool spills to a file at once; the cancellation comes with it.
-	fsys := &cancelAfter{Fs: mem, n: 1, cancel: cancel}
+	fsys := &cancelAfter{FileSystem: mem, n: 1, cancel: cancel}
 	var out bytes.Buffer
 	_, err := (Writer{FS: fsys, SpoolMemory: 1, Context: ctx}).WriteStream(e, &out)
 	if !errors.Is(err, errStop) {
@@ -92,7 +99,7 @@ func TestStoppedCompare(t *testing.T) {
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(errStop)
-	if _, _, err := (Writer{FS: afero.NewMemMapFs(), Context: ctx}).Compare(e, "out"); !errors.Is(err, errStop) {
+	if _, _, err := (Writer{FS: &filesys.Mem{}, Context: ctx}).Compare(e, "out"); !errors.Is(err, errStop) {
 		t.Fatalf("want the cause of the cancellation, got %v", err)
 	}
 }

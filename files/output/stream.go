@@ -5,8 +5,7 @@ import (
 	"io"
 	"sync/atomic"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
 )
@@ -79,17 +78,17 @@ func (w Writer) WriteStream(e *render.Engine, out io.Writer) (*render.Result, er
 // tens of megabytes, and one buffer holding it was allocated, cleared and
 // copied into at a cost near the emitter's.
 type spool struct {
-	fs     afero.Fs
+	fs     filesys.FileSystem
 	limit  int
 	chunks [][]byte
 	held   int // bytes in chunks
-	file   afero.File
+	file   filesys.File
 }
 
 // Write keeps p: the caller hands it over and does not change it again.
 func (s *spool) Write(p []byte) (int, error) {
 	if s.file == nil && s.held+len(p) > s.limit {
-		f, err := afero.TempFile(s.fs, "", "krender-*.yaml")
+		f, err := s.fs.CreateTemp("", "krender-*.yaml")
 		if err != nil {
 			return 0, err
 		}

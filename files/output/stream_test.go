@@ -5,22 +5,21 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/spf13/afero"
-
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/model/manifest"
 )
 
 // recordingFs notes every file it opens.
 type recordingFs struct {
-	afero.Fs
+	filesys.FileSystem
 	opened func(name string)
 }
 
-func (r recordingFs) Open(name string) (afero.File, error) {
+func (r recordingFs) ReadFile(name string) ([]byte, error) {
 	r.opened(name)
-	return r.Fs.Open(name)
+	return r.FileSystem.ReadFile(name)
 }
 
 // TestCompareStreams: --check DIR compares each unit's files as the unit
@@ -30,7 +29,7 @@ func (r recordingFs) Open(name string) (afero.File, error) {
 // in flight, so with 40 tenants the order is certain.
 func TestCompareStreams(t *testing.T) {
 	f := fleetgen.Fleet{Apps: 2, Tenants: 40}
-	mem := afero.NewMemMapFs()
+	mem := &filesys.Mem{}
 	if _, err := (Writer{FS: mem}).WriteDir(fleetEngine(t, f, action.Options{}), "golden"); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +42,7 @@ func TestCompareStreams(t *testing.T) {
 	}
 	e := fleetEngine(t, f, action.Options{AfterStage: func(_ string, s *manifest.Set) { note("render " + s.Tenant) }})
 	e.Workers = 2
-	rec := recordingFs{Fs: mem, opened: func(name string) {
+	rec := recordingFs{FileSystem: mem, opened: func(name string) {
 		if strings.HasSuffix(name, ".yaml") {
 			note("read " + name)
 		}

@@ -1,6 +1,6 @@
 // Package userfs reads files by the paths a user types (relative to the
 // working directory, or absolute, "../" allowed) through io/fs, so that
-// errors name them as typed. os.DirFS refuses such paths; Dir takes them.
+// errors name them as typed; Dir (filesys.Dir) takes such paths.
 // The functions here accept any fs.FS: a file system other than Dir (an
 // fstest.MapFS in tests) gets the path cleaned into fs.ValidPath form.
 package userfs
@@ -8,41 +8,18 @@ package userfs
 import (
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/krender/krender/files/filesys"
 	"strings"
 )
 
-// Dir reads the real file system; relative paths are taken from the
-// directory Dir names, the working directory when empty (a test runs as if
-// in another working directory with a non-empty Dir).
-type Dir string
+// Dir is the real file system (filesys.Dir), kept under its old name.
+type Dir = filesys.Dir
 
 // OS is the real file system seen from the working directory.
-const OS = Dir("")
-
-func (d Dir) path(name string) string {
-	if d == "" || filepath.IsAbs(name) {
-		return name
-	}
-	return filepath.Join(string(d), name)
-}
-
-func (d Dir) Open(name string) (fs.File, error)          { return os.Open(d.path(name)) }
-func (d Dir) ReadFile(name string) ([]byte, error)       { return os.ReadFile(d.path(name)) }
-func (d Dir) Stat(name string) (fs.FileInfo, error)      { return os.Stat(d.path(name)) }
-func (d Dir) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(d.path(name)) }
-func (d Dir) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(d.path(name)) }
-func (d Dir) RealPath(name string) (string, error)       { return realPath(d.path(name)) }
-
-func realPath(name string) (string, error) {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return "", err
-	}
-	return filepath.EvalSymlinks(abs)
-}
+const OS = filesys.OS
 
 // name is the path fsys is asked for: as typed for Dir, else cleaned and
 // slash-separated (an in-memory file system's working directory is "."

@@ -43,8 +43,8 @@ var Table = []Layer{
 		[]string{"model"}},
 	{"Kubernetes", "facts about Kubernetes' own APIs: generated tables, the scheme, API lifecycles",
 		[]string{"kube"}},
-	{"ground", "helpers that import nothing of krender: internal errors, did-you-mean, secret masking, this table",
-		[]string{"internal/bug", "internal/suggest", "internal/mask", "internal/layers"}},
+	{"ground", "helpers that import nothing of krender: internal errors, did-you-mean, secret masking, the one file system (`files/filesys`: its OS implementation is the only place besides `cmd` that calls `os` for files, so the model's profile loader can take it too), this table",
+		[]string{"internal/bug", "internal/suggest", "internal/mask", "files/filesys", "internal/layers"}},
 	{"test support", "end-to-end tests, and the packages only tests and `hack` import",
 		[]string{"internal/testing", "e2e"}},
 }

@@ -4,7 +4,6 @@ package profiles
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/filepos"
@@ -53,8 +53,9 @@ var (
 // ReadFile reads a file for the loader; tests replace it to load from memory.
 type ReadFile func(path string) ([]byte, error)
 
-// Load reads the profile at path and every file it extends.
-func Load(path string) (*Profile, error) { return LoadWith(path, os.ReadFile) }
+// Load reads the profile at path and every file it extends from the real
+// file system.
+func Load(path string) (*Profile, error) { return LoadWith(path, filesys.OS.ReadFile) }
 
 // LoadWith is Load with an injected file reader.
 func LoadWith(path string, read ReadFile) (*Profile, error) { return LoadGuarded(path, read, nil) }

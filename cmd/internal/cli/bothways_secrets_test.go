@@ -5,8 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/validator"
 	"github.com/krender/krender/lint/verdict"
@@ -64,5 +63,5 @@ func TestLeanCheckAgreesWithSecrets(t *testing.T) {
 }
 
 func runWithValidator(v verdict.Validator, args []string, stdout, stderr *bytes.Buffer, dir string, env *fakeEnv) int {
-	return execute(v, nil, args, strings.NewReader(""), stdout, stderr, userfs.Dir(dir), afero.NewMemMapFs(), env.get)
+	return execute(v, nil, args, strings.NewReader(""), stdout, stderr, userfs.Dir(dir), &filesys.Mem{}, env.get)
 }

@@ -9,15 +9,14 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runChecked(t, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewOsFs(), noEnv)
+	code := runChecked(t, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), filesys.OS, noEnv)
 	return out.String(), errb.String(), code
 }
 
@@ -228,8 +227,8 @@ func TestOutputThroughGivenFS(t *testing.T) {
 		"p.yaml": {Data: []byte("vars: {V: one}\ntenants:\n  t1: {}\n")},
 		"a.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n")},
 	}
-	mem := afero.NewMemMapFs()
-	runMem := func(out afero.Fs, args ...string) (string, string, int) {
+	mem := &filesys.Mem{}
+	runMem := func(out filesys.FileSystem, args ...string) (string, string, int) {
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr, src, out)
 		return stdout.String(), stderr.String(), code
@@ -237,7 +236,7 @@ func TestOutputThroughGivenFS(t *testing.T) {
 	if out, errs, code := runMem(mem, "render", "-p", "p.yaml", "-o", "rendered", "a.yaml"); code != 0 || out != "" {
 		t.Fatalf("-o: exit %d, %q, %s", code, out, errs)
 	}
-	if b, err := afero.ReadFile(mem, "rendered/t1/configmap-a.yaml"); err != nil || !strings.Contains(string(b), "v: one") {
+	if b, err := mem.ReadFile("rendered/t1/configmap-a.yaml"); err != nil || !strings.Contains(string(b), "v: one") {
 		t.Fatalf("-o wrote %q, %v", b, err)
 	}
 	if _, err := os.Stat("rendered"); !os.IsNotExist(err) {
@@ -252,7 +251,7 @@ func TestOutputThroughGivenFS(t *testing.T) {
 	if out, _, code := runMem(mem, "render", "-p", "p.yaml", "--set", "V=two", "--check", "rendered", "a.yaml"); code != 0 || out != "" {
 		t.Fatalf("--check after --update: exit %d, %q", code, out)
 	}
-	out, errs, code := runMem(afero.NewReadOnlyFs(mem), "render", "-p", "p.yaml", "-o", "elsewhere", "a.yaml")
+	out, errs, code := runMem(filesys.ReadOnly(mem), "render", "-p", "p.yaml", "-o", "elsewhere", "a.yaml")
 	if code != 2 || out != "" || !strings.Contains(errs, "operation not permitted") {
 		t.Fatalf("read-only: exit %d, stdout %q, stderr %q", code, out, errs)
 	}

@@ -10,8 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -95,7 +94,7 @@ func FuzzRender(f *testing.F) {
 func fuzzRun(t *testing.T, fsys fs.FS, input []byte, args ...string) (string, bool) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, fsys, afero.NewMemMapFs())
+	code := run(args, &out, &errb, fsys, &filesys.Mem{})
 	stderr := errb.String()
 	switch {
 	case strings.Contains(stderr, "internal error"):

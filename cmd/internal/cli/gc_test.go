@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/afero"
-
 	"github.com/krender/krender/action/gc/cluster"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
@@ -48,7 +47,7 @@ func TestGCRunsInKrenderCheck(t *testing.T) {
 		{[]string{"gc", "-o", "yaml"}, "krender: -o \"yaml\": want text or json\n"},
 	} {
 		var inOut, inErr bytes.Buffer
-		inCode := executeWith(validator.APIServer{}, cluster.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, userfs.Dir(dir), afero.NewMemMapFs(), noEnv)
+		inCode := executeWith(validator.APIServer{}, cluster.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, userfs.Dir(dir), &filesys.Mem{}, noEnv)
 		cmd := exec.Command(bin, c.args...)
 		cmd.Dir = dir
 		var out, errb bytes.Buffer

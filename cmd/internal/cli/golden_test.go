@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"github.com/spf13/afero"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 )
 
@@ -42,10 +42,10 @@ func TestGolden(t *testing.T) {
 			}
 			args := strings.Fields(string(raw))
 			dir, runDir := dir, dir
-			outFS := afero.NewMemMapFs() // a case never writes to the tree
+			var outFS filesys.FileSystem = &filesys.Mem{} // a case never writes to the tree
 			if strings.HasPrefix(name, "hostile/") || strings.HasPrefix(name, "output/") {
-				outFS = afero.NewOsFs() // but a hostile or -o DIR one writes into its own copy, links included
-				dir = mustAbs(t, dir)   // the case runs in its own working directory
+				outFS = filesys.OS    // but a hostile or -o DIR one writes into its own copy, links included
+				dir = mustAbs(t, dir) // the case runs in its own working directory
 				var done func()
 				runDir, done = hostileCase(t, dir)
 				defer done()
@@ -66,12 +66,12 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func runCase(t *testing.T, dir string, args []string, outFS afero.Fs) (string, string) {
+func runCase(t *testing.T, dir string, args []string, outFS filesys.FileSystem) (string, string) {
 	t.Helper()
 	return runCaseStdin(t, dir, args, outFS, nil, noEnv)
 }
 
-func runCaseStdin(t *testing.T, dir string, args []string, outFS afero.Fs, stdin []byte, env LookupEnv) (string, string) {
+func runCaseStdin(t *testing.T, dir string, args []string, outFS filesys.FileSystem, stdin []byte, env LookupEnv) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), outFS, env)

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/validator"
@@ -37,7 +37,7 @@ functionConfig:
 // -o DIR example writes what a later --check DIR reads).
 func TestEveryCommandHasExamples(t *testing.T) {
 	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: userfs.Dir("../../.."),
-		outFS: afero.NewMemMapFs(), env: noEnv, mask: &masker{}}
+		outFS: &filesys.Mem{}, env: noEnv, mask: &masker{}}
 	var all []*cobra.Command
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -50,7 +50,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	if len(all) < 8 {
 		t.Fatalf("only %d commands found", len(all))
 	}
-	outFS := afero.NewMemMapFs()
+	outFS := &filesys.Mem{}
 	env := (&fakeEnv{vars: map[string]string{"IMAGE_TAG": "1.43.0"}}).get
 	for _, c := range all {
 		if strings.TrimSpace(c.Example) == "" {
@@ -104,7 +104,7 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		"rendr":                                 "Did you mean this?\n\trender",
 	} {
 		var out, errb bytes.Buffer
-		code := run(strings.Fields(args), &out, &errb, userfs.Dir(t.TempDir()), afero.NewMemMapFs())
+		code := run(strings.Fields(args), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{})
 		if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", args, code, out.String(), errb.String(), want)
 		}
@@ -116,7 +116,7 @@ func TestUnknownFlagSuggests(t *testing.T) {
 // claim that check reports every info note without it.
 func TestVerboseUsageNamesWhatItAdds(t *testing.T) {
 	var out bytes.Buffer
-	if code := run([]string{"check", "--help"}, &out, io.Discard, userfs.Dir("../../.."), afero.NewMemMapFs()); code != 0 {
+	if code := run([]string{"check", "--help"}, &out, io.Discard, userfs.Dir("../../.."), &filesys.Mem{}); code != 0 {
 		t.Fatalf("check --help: exit %d", code)
 	}
 	var usage string

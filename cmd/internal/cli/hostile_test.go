@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/model/manifest"
-	"github.com/spf13/afero"
 )
 
 // Golden cases under testdata/hostile/ and testdata/output/ run in a
@@ -201,7 +201,7 @@ func TestHostileRenderLikeYq(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir, done := hostileCase(t, filepath.Join("../../../testdata/hostile", name))
 			defer done()
-			got, stderr := runCase(t, dir, []string{"render", "-p", "profile.yaml", input}, afero.NewMemMapFs())
+			got, stderr := runCase(t, dir, []string{"render", "-p", "profile.yaml", input}, &filesys.Mem{})
 			if !strings.HasSuffix(stderr, "exit status 0\n") {
 				t.Fatalf("krender failed:\n%s", stderr)
 			}

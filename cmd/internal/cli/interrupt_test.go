@@ -13,8 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
@@ -150,7 +149,7 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"render", "-p", "p.yaml", "--check", "out", "a.yaml"},
 	} {
 		var stdout, stderr bytes.Buffer
-		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, userfs.Dir(dir), afero.NewBasePathFs(afero.NewOsFs(), dir), noEnv)
+		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(interrupted{syscall.SIGTERM})
 		h.ctx = ctx

@@ -14,12 +14,12 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
-	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/output"
@@ -59,7 +59,7 @@ func Main(v verdict.Validator, c gc.Collector, p Process) int {
 			return exitError
 		}
 	}
-	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, afero.NewOsFs(), env)
+	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, filesys.OS, env)
 	h.environ, h.memoryLimit = p.Environ, limit
 	h.collector, h.signals = c, true
 	return h.execute()
@@ -74,7 +74,7 @@ type host struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	fsys           fs.FS
-	outFS          afero.Fs
+	outFS          filesys.FileSystem
 	env            LookupEnv
 	mask           *masker
 	verbose        int // -v: info notes too (kubectl's -v raises verbosity)
@@ -122,12 +122,12 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 // execute runs one command line. Templates and profiles are read from fsys;
 // -o DIR, --check DIR and the spool of a large stream go through outFS; env
 // is what --set-env reads. A panic below it is an internal error.
-func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
+func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS filesys.FileSystem, env LookupEnv) int {
 	return newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env).execute()
 }
 
 // executeWith is execute with gc's collector.
-func executeWith(v verdict.Validator, c gc.Collector, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) int {
+func executeWith(v verdict.Validator, c gc.Collector, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS filesys.FileSystem, env LookupEnv) int {
 	h := newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env)
 	h.collector = c
 	return h.execute()
@@ -135,7 +135,7 @@ func executeWith(v verdict.Validator, c gc.Collector, after func(string, *manife
 
 // newHost is the host of one command line, in the background context and
 // without signal handling.
-func newHost(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS afero.Fs, env LookupEnv) *host {
+func newHost(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS filesys.FileSystem, env LookupEnv) *host {
 	return &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after, ctx: context.Background()}
 }
 
@@ -422,7 +422,7 @@ func (h *host) guard(e *render.Engine, paths []string) output.Guard {
 		inDir = string(d)
 	}
 	var g output.Guard
-	if _, real := h.outFS.(*afero.OsFs); !real {
+	if d, ok := h.outFS.(filesys.Dir); !ok || d != filesys.OS {
 		g.WorkDir = inDir
 	}
 	add := func(name, what string, dir bool) {

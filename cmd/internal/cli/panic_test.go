@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/spf13/afero"
+	"github.com/krender/krender/files/filesys"
 )
 
 // panicFS panics where krender reads its first file, below the CLI.
@@ -18,7 +18,7 @@ func (panicFS) Open(string) (fs.File, error)    { panic("boom") }
 
 func TestPanicIsInternalError(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"render", "-p", "p.yaml", "t.yaml"}, &out, &errb, panicFS{}, afero.NewMemMapFs())
+	code := run([]string{"render", "-p", "p.yaml", "t.yaml"}, &out, &errb, panicFS{}, &filesys.Mem{})
 	if code != exitError || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}

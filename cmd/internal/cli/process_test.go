@@ -11,8 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 )
 
@@ -70,7 +69,7 @@ func TestRenderSetsNoProcessMemoryLimit(t *testing.T) {
 	}
 	before := debug.SetMemoryLimit(-1)
 	var out, errb bytes.Buffer
-	h := newHost(nil, nil, []string{"render", "-p", "p.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, fsys, afero.NewMemMapFs(), noEnv)
+	h := newHost(nil, nil, []string{"render", "-p", "p.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, fsys, &filesys.Mem{}, noEnv)
 	var told []int64
 	h.memoryLimit = func(n int64) { told = append(told, n) }
 	if code := h.execute(); code != exitOK {
@@ -88,7 +87,7 @@ func TestRenderSetsNoProcessMemoryLimit(t *testing.T) {
 func TestInternalErrorStackFromHandedEnvironment(t *testing.T) {
 	for _, env := range []Env{nil, {"KRENDER_DEBUG=1"}} {
 		var out, errb bytes.Buffer
-		code := runWith([]string{"render", "-p", "p.yaml", "t.yaml"}, strings.NewReader(""), &out, &errb, panicFS{}, afero.NewMemMapFs(), env.Lookup)
+		code := runWith([]string{"render", "-p", "p.yaml", "t.yaml"}, strings.NewReader(""), &out, &errb, panicFS{}, &filesys.Mem{}, env.Lookup)
 		if code != exitError {
 			t.Fatalf("%v: exit %d", env, code)
 		}
@@ -114,7 +113,7 @@ func TestDelegateUsesHandedEnvironment(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
 	environ := Env{"PATH=" + bin, "KRENDER_HANDED=yes"}
 	var out, errb bytes.Buffer
-	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), environ.Lookup)
+	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, environ.Lookup)
 	h.environ = environ
 	if code := h.execute(); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())

@@ -8,8 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 )
 
@@ -273,7 +272,7 @@ functionConfig:
 	}
 	fn := func(in string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, userfs.Dir(app), afero.NewMemMapFs(), noEnv)
+		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, userfs.Dir(app), &filesys.Mem{}, noEnv)
 		return out.String(), errb.String(), code
 	}
 	if out, errs, code := fn(list("profiles/plain.yaml")); code != 0 || !strings.Contains(out, "kind: ResourceList") {
@@ -300,11 +299,11 @@ func TestRootInMemory(t *testing.T) {
 		"app.yaml":           {Data: []byte(cm("app"))},
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"render", "-p", "profiles/leak.yaml", "app.yaml"}, &out, &errb, fsys, afero.NewMemMapFs())
+	code := run([]string{"render", "-p", "profiles/leak.yaml", "app.yaml"}, &out, &errb, fsys, &filesys.Mem{})
 	wantRefused(t, out.String(), errb.String(), code, "profiles/leak.yaml:4:15: fragment ../outside/secret.yaml", ".")
 	out.Reset()
 	errb.Reset()
-	if code = run([]string{"render", "-p", "profiles/ok.yaml", "app.yaml"}, &out, &errb, fsys, afero.NewMemMapFs()); code != 0 || !strings.Contains(out.String(), "token: in-memory") {
+	if code = run([]string{"render", "-p", "profiles/ok.yaml", "app.yaml"}, &out, &errb, fsys, &filesys.Mem{}); code != 0 || !strings.Contains(out.String(), "token: in-memory") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/afero"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
@@ -112,7 +111,7 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		var wantOut, wantErr bytes.Buffer
-		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, userfs.Dir(dir), afero.NewMemMapFs(), caseEnv(t, dir))
+		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, userfs.Dir(dir), &filesys.Mem{}, caseEnv(t, dir))
 		if wantCode == exitError && strings.HasPrefix(dir, "../../../testdata") && !strings.HasSuffix(dir, "-value") {
 			t.Fatalf("%s: exit %d in-process: %s", dir, wantCode, wantErr.String())
 		}
@@ -221,7 +220,7 @@ func TestLeanCheckAgrees(t *testing.T) {
 		env := caseEnv(t, dir)
 		each := func(v verdict.Validator) (int, string, string) {
 			var out, errb bytes.Buffer
-			code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), env)
+			code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, env)
 			return code, out.String(), errb.String()
 		}
 		code, out, errs := each(validator.APIServer{})
@@ -281,7 +280,7 @@ func TestLeanCheckAgreesOnSecrets(t *testing.T) {
 		args := append(append([]string{"check", "-p", "profile.yaml"}, c.args...), "app.yaml")
 		each := func(v verdict.Validator) (int, string, string) {
 			var out, errb bytes.Buffer
-			code := execute(v, nil, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), afero.NewMemMapFs(), env)
+			code := execute(v, nil, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, env)
 			return code, out.String(), errb.String()
 		}
 		code, out, errs := each(validator.APIServer{})

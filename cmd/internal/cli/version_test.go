@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
@@ -90,12 +90,12 @@ func TestVersionOfLocalBuild(t *testing.T) {
 // -v is --verbose, as kubectl's -v raises verbosity; --version is long-only.
 func TestShortVIsVerbose(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"--version"}, &out, &errb, userfs.OS, afero.NewMemMapFs()); code != 0 || !strings.HasPrefix(out.String(), "krender ") {
+	if code := run([]string{"--version"}, &out, &errb, userfs.OS, &filesys.Mem{}); code != 0 || !strings.HasPrefix(out.String(), "krender ") {
 		t.Fatalf("--version: exit %d, %q %q", code, out.String(), errb.String())
 	}
 	out.Reset()
 	errb.Reset()
-	code := run([]string{"-v"}, &out, &errb, userfs.OS, afero.NewMemMapFs())
+	code := run([]string{"-v"}, &out, &errb, userfs.OS, &filesys.Mem{})
 	if code != 0 || strings.HasPrefix(out.String(), "krender ") || !strings.Contains(out.String(), "-v, --verbose") ||
 		strings.Contains(out.String(), "-v, --version") {
 		t.Fatalf("-v: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
