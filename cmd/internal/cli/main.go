@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -19,7 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/files/loader"
+	"github.com/krender/krender/action/renderout"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/files/userfs"
@@ -318,10 +317,7 @@ func (f shardFlag) Set(v string) (err error) {
 }
 
 func renderCmd(h *host) *cobra.Command {
-	stdout, stderr, fsys, outFS := h.stdout, h.stderr, h.fsys, h.outFS
-	var o action.Options
-	var out, check string
-	var update bool
+	r := &renderout.Render{FS: h.fsys, OutFS: h.outFS, Stdout: h.stdout}
 	c := &cobra.Command{
 		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
 		Short: "Render templates for a profile to stdout or to a directory",
@@ -340,67 +336,30 @@ func renderCmd(h *host) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) (err error) {
 			ctx, stop := h.interruptible()
 			defer func() { err = stop(err) }()
-			o.Paths, o.Stdin = args, h.stdin
-			w := output.Writer{FS: outFS, Context: ctx}
-			if err := checkOutputFlags(&w, out, check, update, c.Flags().Changed("output")); err != nil {
-				return err
-			}
-			e, err := action.Engine(fsys, o)
+			r.Paths, r.Stdin = args, h.stdin
+			r.OutputGiven = c.Flags().Changed("output")
+			res, err := r.Run(ctx)
 			if err != nil {
 				return err
 			}
-			w.Guard = h.guard(e, o.Paths)
-			w.Guard.Profile = o.Profile
-			var res *render.Result
-			switch {
-			case check != "" && update:
-				res, err = w.WriteDir(e, check)
-			case check != "":
-				return h.compare(&w, e, check)
-			case out == "" || out == "-":
-				res, err = w.WriteStream(e, stdout)
-			default:
-				res, err = w.WriteDir(e, out)
+			h.printNotes(h.stderr, res.Result)
+			if res.Diff != nil {
+				return h.printDiff(res.Diff, r.Check)
 			}
-			if err != nil {
-				return err
-			}
-			h.printNotes(stderr, res)
 			return nil
 		},
 	}
-	renderFlags(c, &o, h)
-	c.Flags().BoolVar(&o.Redact, "redact", false, "write every Secret's data and stringData values as digests (krender:sha256:<hex>), for goldens that must not hold secrets")
-	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically; only a new or empty DIR, or one krender wrote: see docs/output.md), or - for stdout")
-	c.Flags().StringVar(&check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
-	c.Flags().BoolVar(&update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
+	renderFlags(c, &r.Options, h)
+	c.Flags().BoolVar(&r.Redact, "redact", false, "write every Secret's data and stringData values as digests (krender:sha256:<hex>), for goldens that must not hold secrets")
+	c.Flags().StringVarP(&r.Output, "output", "o", "-", "write one file per object under DIR (replaced atomically; only a new or empty DIR, or one krender wrote: see docs/output.md), or - for stdout")
+	c.Flags().StringVar(&r.Check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
+	c.Flags().BoolVar(&r.Update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
 	return c
 }
 
-// checkOutputFlags rejects -o, --check and --update given together in a
-// way that has no meaning, and an unknown -o format word, before anything
-// is read.
-func checkOutputFlags(w *output.Writer, out, check string, update, outGiven bool) error {
-	if update && check == "" {
-		return fmt.Errorf("--update goes with --check DIR")
-	}
-	if check != "" && outGiven && out != "-" { // -o -, the default, said aloud
-		return fmt.Errorf("-o %s goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)", out)
-	}
-	if check == "" && out != "-" {
-		return w.CheckFormatWord(out)
-	}
-	return nil
-}
-
-// compare is render --check DIR: the notes, then a diff on stdout and
-// findings when the render differs from DIR.
-func (h *host) compare(w *output.Writer, e *render.Engine, dir string) error {
-	d, res, err := w.Compare(e, dir)
-	if err != nil {
-		return err
-	}
-	h.printNotes(h.stderr, res)
+// printDiff is render --check DIR's verdict: a diff on stdout and findings
+// when the render differs from DIR.
+func (h *host) printDiff(d *output.Diff, dir string) error {
 	if d.Empty() {
 		return nil
 	}
@@ -410,43 +369,6 @@ func (h *host) compare(w *output.Writer, e *render.Engine, dir string) error {
 		return err
 	}
 	return errFindings
-}
-
-// guard is what -o DIR and --update must not replace: the current directory
-// and every file the render reads. A test's userfs.Dir stands for the
-// working directory of its inputs, and of an output in memory.
-func (h *host) guard(e *render.Engine, paths []string) output.Guard {
-	inDir := ""
-	if d, ok := h.fsys.(userfs.Dir); ok {
-		inDir = string(d)
-	}
-	var g output.Guard
-	if _, real := h.outFS.(*afero.OsFs); !real {
-		g.WorkDir = inDir
-	}
-	add := func(name, what string, dir bool) {
-		p := name
-		if !filepath.IsAbs(p) && inDir != "" {
-			p = filepath.Join(inDir, p)
-		}
-		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
-	}
-	for _, p := range paths {
-		if p == loader.StdinPath {
-			continue
-		}
-		fi, err := userfs.Stat(h.fsys, p)
-		add(p, "template", err == nil && fi.IsDir())
-	}
-	for _, p := range e.Profile.Files {
-		add(p, "profile", false)
-	}
-	for _, in := range e.Profile.Inject {
-		if in.FragmentPath != "" {
-			add(in.FragmentPath, "fragment", false)
-		}
-	}
-	return g
 }
 
 func checkCmd(h *host) *cobra.Command {
