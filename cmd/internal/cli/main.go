@@ -12,24 +12,19 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/afero"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/action/renderout"
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
-	"github.com/krender/krender/render"
 	"github.com/krender/krender/render/redact"
 )
 
@@ -314,140 +309,4 @@ func (f shardFlag) Type() string   { return "i/n" }
 func (f shardFlag) Set(v string) (err error) {
 	*f.s, err = action.ParseShard(v)
 	return err
-}
-
-func renderCmd(h *host) *cobra.Command {
-	r := &renderout.Render{FS: h.fsys, OutFS: h.outFS, Stdout: h.stdout}
-	c := &cobra.Command{
-		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
-		Short: "Render templates for a profile to stdout or to a directory",
-		Example: `  # Every tenant of the prod profile, to stdout
-  krender render -p profiles/prod.yaml templates/
-
-  # One file per object under rendered/prod (replaced atomically)
-  krender render -p profiles/prod.yaml -o rendered/prod templates/
-
-  # In CI: fail when the committed rendered/prod is out of date; then refresh it
-  krender render -p profiles/prod.yaml --check rendered/prod templates/
-  krender render -p profiles/prod.yaml --check rendered/prod --update templates/
-
-  # One tenant into namespace shop, with a variable set and a CI secret (never printed)
-  krender render -p profiles/prod.yaml -t tenant-a -n shop --set LOG_LEVEL=debug --set-env IMAGE_TAG templates/ | kubectl apply -f -`,
-		RunE: func(c *cobra.Command, args []string) (err error) {
-			ctx, stop := h.interruptible()
-			defer func() { err = stop(err) }()
-			r.Paths, r.Stdin = args, h.stdin
-			r.OutputGiven = c.Flags().Changed("output")
-			res, err := r.Run(ctx)
-			if err != nil {
-				return err
-			}
-			h.printNotes(h.stderr, res.Result)
-			if res.Diff != nil {
-				return h.printDiff(res.Diff, r.Check)
-			}
-			return nil
-		},
-	}
-	renderFlags(c, &r.Options, h)
-	c.Flags().BoolVar(&r.Redact, "redact", false, "write every Secret's data and stringData values as digests (krender:sha256:<hex>), for goldens that must not hold secrets")
-	c.Flags().StringVarP(&r.Output, "output", "o", "-", "write one file per object under DIR (replaced atomically; only a new or empty DIR, or one krender wrote: see docs/output.md), or - for stdout")
-	c.Flags().StringVar(&r.Check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
-	c.Flags().BoolVar(&r.Update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
-	return c
-}
-
-// printDiff is render --check DIR's verdict: a diff on stdout and findings
-// when the render differs from DIR.
-func (h *host) printDiff(d *output.Diff, dir string) error {
-	if d.Empty() {
-		return nil
-	}
-	diff := h.masked(h.stdout) // a diff is read in CI logs
-	d.Write(diff, dir, isTerminal(h.stdout))
-	if err := diff.Flush(); err != nil {
-		return err
-	}
-	return errFindings
-}
-
-func checkCmd(h *host) *cobra.Command {
-	var o action.Options
-	var format string
-	c := &cobra.Command{
-		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
-		Short: "Render in memory and report manifests that will misbehave at run time",
-		Example: `  # Findings as file:line:col, exit 1 on errors
-  krender check -p profiles/prod.yaml templates/
-
-  # One tenant, as SARIF for GitHub code scanning
-  krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := check.Write(io.Discard, format, nil); err != nil {
-				return err // an unknown --format, before anything is read
-			}
-			if h.validator == nil && len(o.CRDs) > 0 {
-				return h.delegate() // CRDs need the API server's code
-			}
-			if err := h.holdStdin(args); err != nil {
-				return err
-			}
-			o.Paths, o.Stdin = args, h.stdin
-			fs, err := check.Run(h.fsys, o, check.Config{Verbose: h.verbose > 0, CRDs: o.CRDs, Validator: h.validator})
-			if h.needsValidator(err) {
-				return h.delegate()
-			}
-			if err != nil {
-				return err
-			}
-			stdout := h.masked(h.stdout)
-			if err := check.Write(stdout, format, fs); err != nil {
-				return err
-			}
-			if err := stdout.Flush(); err != nil {
-				return err
-			}
-			if check.HasErrors(fs) {
-				return errFindings
-			}
-			return nil
-		},
-	}
-	renderFlags(c, &o, h)
-	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
-	return c
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
-}
-
-func varsCmd(h *host) *cobra.Command {
-	var o action.Options
-	c := &cobra.Command{
-		Use:   "vars -p PROFILE [-t TENANT]... PATH... (- reads stdin)",
-		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
-		Example: `  krender vars -p profiles/prod.yaml templates/
-  krender vars -p profiles/dev.yaml -t tenant-a templates/billing-api`,
-		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths, o.Stdin = args, h.stdin
-			stdout := h.masked(h.stdout)
-			if err := action.Vars(h.fsys, o, stdout); err != nil {
-				return err
-			}
-			return stdout.Flush()
-		},
-	}
-	renderFlags(c, &o, h)
-	return c
-}
-
-// printNotes prints the stages' warnings, and their info notes with -v.
-func (h *host) printNotes(w io.Writer, res *render.Result) {
-	for _, n := range res.Notes {
-		if n.Severity > filepos.Info || h.verbose > 0 {
-			fmt.Fprintln(w, n.String())
-		}
-	}
 }
