@@ -1,7 +1,7 @@
 // Package action is what krender's commands do, over the engine: load a
 // run's model from files (package loader), choose its units from the
 // flags, and build the engine (Engine, Load), list references (Vars) or
-// tenants (Tenants). It is the lean layer: `krender check` and `krender fn`
+// tenants (Tenants); package action/renderout is render's output. It is the lean layer: `krender check` and `krender fn`
 // build their linters on it (check.Run, krm.Run), it never on them.
 package action
 

@@ -31,7 +31,7 @@ var Table = []Layer{
 		[]string{"cmd/internal/cli"}},
 	{"linting", "`krender check` and `fn`: the linter handed to the engine as its check stage, its rules and formats; the API server's validation behind `verdict.Validator`, which only `krender-check` links",
 		[]string{"lint"}},
-	{"actions", "what a command does over the engine: inputs loaded, `--set`, CI secrets and `--shard` turned into units, yqlib's process switches set (`yqexpr.Settle`, so that a library caller gets the CLI's yq), the engine run; `krender gc`'s plan (`action/gc`) and its cluster access (`action/gc/cluster`, client-go, linked by `krender-check` alone)",
+	{"actions", "what a command does over the engine: inputs loaded, `--set`, CI secrets and `--shard` turned into units, yqlib's process switches set (`yqexpr.Settle`, so that a library caller gets the CLI's yq), the engine run; `render`'s output (`-o`, `--check DIR`, the output guard: `action/renderout`); `krender gc`'s plan (`action/gc`) and its cluster access (`action/gc/cluster`, client-go, linked by `krender-check` alone)",
 		[]string{"action"}},
 	{"files", "every file krender reads or writes: paths as users type them, the load root, the loader, the output",
 		[]string{"files"}},

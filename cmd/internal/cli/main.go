@@ -9,30 +9,23 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
-	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
-	"github.com/krender/krender/lint/check"
-	"github.com/krender/krender/lint/report"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
-	"github.com/krender/krender/render"
 )
 
 // Exit statuses, as kubectl-adjacent linters use them.
@@ -316,217 +309,4 @@ func (f shardFlag) Type() string   { return "i/n" }
 func (f shardFlag) Set(v string) (err error) {
 	*f.s, err = action.ParseShard(v)
 	return err
-}
-
-func renderCmd(h *host) *cobra.Command {
-	stdout, stderr, fsys, outFS := h.stdout, h.stderr, h.fsys, h.outFS
-	var o action.Options
-	var out, check string
-	var update bool
-	c := &cobra.Command{
-		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
-		Short: "Render templates for a profile to stdout or to a directory",
-		Example: `  # Every tenant of the prod profile, to stdout
-  krender render -p profiles/prod.yaml templates/
-
-  # One file per object under rendered/prod (replaced atomically)
-  krender render -p profiles/prod.yaml -o rendered/prod templates/
-
-  # In CI: fail when the committed rendered/prod is out of date; then refresh it
-  krender render -p profiles/prod.yaml --check rendered/prod templates/
-  krender render -p profiles/prod.yaml --check rendered/prod --update templates/
-
-  # One tenant into namespace shop, with a variable set and a CI secret (never printed)
-  krender render -p profiles/prod.yaml -t tenant-a -n shop --set LOG_LEVEL=debug --set-env IMAGE_TAG templates/ | kubectl apply -f -`,
-		RunE: func(c *cobra.Command, args []string) (err error) {
-			ctx, stop := h.interruptible()
-			defer func() { err = stop(err) }()
-			o.Paths, o.Stdin = args, h.stdin
-			w := output.Writer{FS: outFS, Context: ctx}
-			if err := checkOutputFlags(&w, out, check, update, c.Flags().Changed("output")); err != nil {
-				return err
-			}
-			e, err := action.Engine(fsys, o)
-			if err != nil {
-				return err
-			}
-			w.Guard = h.guard(e, o.Paths)
-			w.Guard.Profile = o.Profile
-			var res *render.Result
-			switch {
-			case check != "" && update:
-				res, err = w.WriteDir(e, check)
-			case check != "":
-				return h.compare(&w, e, check)
-			case out == "" || out == "-":
-				res, err = w.WriteStream(e, stdout)
-			default:
-				res, err = w.WriteDir(e, out)
-			}
-			if err != nil {
-				return err
-			}
-			h.printNotes(stderr, res)
-			return nil
-		},
-	}
-	renderFlags(c, &o, h)
-	c.Flags().BoolVar(&o.Redact, "redact", false, "write every Secret's data and stringData values as digests (krender:sha256:<hex>), for goldens that must not hold secrets")
-	c.Flags().StringVarP(&out, "output", "o", "-", "write one file per object under DIR (replaced atomically; only a new or empty DIR, or one krender wrote: see docs/output.md), or - for stdout")
-	c.Flags().StringVar(&check, "check", "", "compare the render with DIR (as written by -o DIR): print a diff and exit 1 if they differ")
-	c.Flags().BoolVar(&update, "update", false, "with --check: rewrite DIR (atomically) instead of comparing")
-	return c
-}
-
-// checkOutputFlags rejects -o, --check and --update given together in a
-// way that has no meaning, and an unknown -o format word, before anything
-// is read.
-func checkOutputFlags(w *output.Writer, out, check string, update, outGiven bool) error {
-	if update && check == "" {
-		return fmt.Errorf("--update goes with --check DIR")
-	}
-	if check != "" && outGiven && out != "-" { // -o -, the default, said aloud
-		return fmt.Errorf("-o %s goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)", out)
-	}
-	if check == "" && out != "-" {
-		return w.CheckFormatWord(out)
-	}
-	return nil
-}
-
-// compare is render --check DIR: the notes, then a diff on stdout and
-// findings when the render differs from DIR.
-func (h *host) compare(w *output.Writer, e *render.Engine, dir string) error {
-	d, res, err := w.Compare(e, dir)
-	if err != nil {
-		return err
-	}
-	h.printNotes(h.stderr, res)
-	if d.Empty() {
-		return nil
-	}
-	diff := h.masked(h.stdout) // a diff is read in CI logs
-	d.Write(diff, dir, isTerminal(h.stdout))
-	if err := diff.Flush(); err != nil {
-		return err
-	}
-	return errFindings
-}
-
-// guard is what -o DIR and --update must not replace: the current directory
-// and every file the render reads. A test's userfs.Dir stands for the
-// working directory of its inputs, and of an output in memory.
-func (h *host) guard(e *render.Engine, paths []string) output.Guard {
-	inDir := ""
-	if d, ok := h.fsys.(userfs.Dir); ok {
-		inDir = string(d)
-	}
-	var g output.Guard
-	if d, ok := h.outFS.(filesys.Dir); !ok || d != filesys.OS {
-		g.WorkDir = inDir
-	}
-	add := func(name, what string, dir bool) {
-		p := name
-		if !filepath.IsAbs(p) && inDir != "" {
-			p = filepath.Join(inDir, p)
-		}
-		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
-	}
-	for _, p := range paths {
-		if p == loader.StdinPath {
-			continue
-		}
-		fi, err := userfs.Stat(h.fsys, p)
-		add(p, "template", err == nil && fi.IsDir())
-	}
-	for _, p := range e.Profile.Files {
-		add(p, "profile", false)
-	}
-	for _, in := range e.Profile.Inject {
-		if in.FragmentPath != "" {
-			add(in.FragmentPath, "fragment", false)
-		}
-	}
-	return g
-}
-
-func checkCmd(h *host) *cobra.Command {
-	var o action.Options
-	var format string
-	c := &cobra.Command{
-		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
-		Short: "Render in memory and report manifests that will misbehave at run time",
-		Example: `  # Findings as file:line:col, exit 1 on errors
-  krender check -p profiles/prod.yaml templates/
-
-  # One tenant, as SARIF for GitHub code scanning
-  krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := report.Write(io.Discard, format, nil); err != nil {
-				return err // an unknown --format, before anything is read
-			}
-			if h.validator == nil && len(o.CRDs) > 0 {
-				return h.delegate() // CRDs need the API server's code
-			}
-			if err := h.holdStdin(args); err != nil {
-				return err
-			}
-			o.Paths, o.Stdin = args, h.stdin
-			fs, err := check.Run(h.fsys, o, check.Config{Verbose: h.verbose > 0, CRDs: o.CRDs, Validator: h.validator})
-			if h.needsValidator(err) {
-				return h.delegate()
-			}
-			if err != nil {
-				return err
-			}
-			stdout := h.masked(h.stdout)
-			if err := report.Write(stdout, format, fs); err != nil {
-				return err
-			}
-			if err := stdout.Flush(); err != nil {
-				return err
-			}
-			if check.HasErrors(fs) {
-				return errFindings
-			}
-			return nil
-		},
-	}
-	renderFlags(c, &o, h)
-	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
-	return c
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
-}
-
-func varsCmd(h *host) *cobra.Command {
-	var o action.Options
-	c := &cobra.Command{
-		Use:   "vars -p PROFILE [-t TENANT]... PATH... (- reads stdin)",
-		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
-		Example: `  krender vars -p profiles/prod.yaml templates/
-  krender vars -p profiles/dev.yaml -t tenant-a templates/billing-api`,
-		RunE: func(c *cobra.Command, args []string) error {
-			o.Paths, o.Stdin = args, h.stdin
-			stdout := h.masked(h.stdout)
-			if err := action.Vars(h.fsys, o, stdout); err != nil {
-				return err
-			}
-			return stdout.Flush()
-		},
-	}
-	renderFlags(c, &o, h)
-	return c
-}
-
-// printNotes prints the stages' warnings, and their info notes with -v.
-func (h *host) printNotes(w io.Writer, res *render.Result) {
-	for _, n := range res.Notes {
-		if n.Severity > filepos.Info || h.verbose > 0 {
-			fmt.Fprintln(w, n.String())
-		}
-	}
 }

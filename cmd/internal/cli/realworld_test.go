@@ -16,8 +16,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/internal/testing/testtool"
 	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // The real-world tier: testdata/realworld/<style>/ holds manifests written in

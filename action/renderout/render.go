@@ -1,0 +1,137 @@
+// Package renderout is krender render's action: the run rendered to a stream
+// or a directory, or compared with a directory rendered before. It stands
+// beside package action, not in it, because files/output's own tests build
+// their engines through action.Engine, and output is what it writes with.
+package renderout
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
+	"github.com/krender/krender/files/loader"
+	"github.com/krender/krender/files/output"
+	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/render"
+)
+
+// Render is `krender render`: the run rendered to a stream or to a
+// directory (-o DIR), or compared with a directory rendered before
+// (--check DIR, rewritten with --update). It owns the output's rules (which
+// flags go together, what a directory write must not replace), so that a
+// program gets the command's output without its command line.
+type Render struct {
+	action.Options
+	// FS holds the templates and profiles, paths as users type them (see
+	// package userfs).
+	FS fs.FS
+	// OutFS is where -o DIR, --check DIR and the spool of a large stream
+	// go; nil: the real file system.
+	OutFS filesys.FileSystem
+	// Stdout receives the stream (-o -).
+	Stdout io.Writer
+	// Output is -o: DIR, a format word, or "-" (or "") for Stdout.
+	Output string
+	// OutputGiven says -o was given: -o - said aloud goes with --check.
+	OutputGiven bool
+	// Check is --check DIR; Update rewrites DIR instead of comparing.
+	Check  string
+	Update bool
+}
+
+// RenderResult is what a render leaves to print: the stages' notes and,
+// for --check DIR, how the render differs from DIR.
+type RenderResult struct {
+	*render.Result
+	// Diff is --check DIR's comparison (without --update); nil otherwise.
+	// Empty: DIR is up to date.
+	Diff *output.Diff
+}
+
+// Run renders and writes (or compares); ctx stops a write at its next file
+// (the CLI cancels it on SIGINT and SIGTERM), and what it created is removed.
+func (r *Render) Run(ctx context.Context) (*RenderResult, error) {
+	w := output.Writer{FS: r.OutFS, Context: ctx}
+	if err := r.checkOutputFlags(&w); err != nil {
+		return nil, err
+	}
+	e, err := action.Engine(r.FS, r.Options)
+	if err != nil {
+		return nil, err
+	}
+	w.Guard = r.guard(e)
+	w.Guard.Profile = r.Profile
+	var res RenderResult
+	switch {
+	case r.Check != "" && r.Update:
+		res.Result, err = w.WriteDir(e, r.Check)
+	case r.Check != "":
+		res.Diff, res.Result, err = w.Compare(e, r.Check)
+	case r.Output == "" || r.Output == "-":
+		res.Result, err = w.WriteStream(e, r.Stdout)
+	default:
+		res.Result, err = w.WriteDir(e, r.Output)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// checkOutputFlags rejects -o, --check and --update given together in a
+// way that has no meaning, and an unknown -o format word, before anything
+// is read.
+func (r *Render) checkOutputFlags(w *output.Writer) error {
+	out, check := r.Output, r.Check
+	if r.Update && check == "" {
+		return fmt.Errorf("--update goes with --check DIR")
+	}
+	if check != "" && r.OutputGiven && out != "-" { // -o -, the default, said aloud
+		return fmt.Errorf("-o %s goes without --check: --check DIR compares the render with DIR and writes nothing (--check DIR --update rewrites DIR)", out)
+	}
+	if check == "" && out != "-" { // "" is never a format word
+		return w.CheckFormatWord(out)
+	}
+	return nil
+}
+
+// guard is what -o DIR and --update must not replace: the current directory
+// and every file the render reads. A test's userfs.Dir stands for the
+// working directory of its inputs, and of an output in memory.
+func (r *Render) guard(e *render.Engine) output.Guard {
+	inDir := ""
+	if d, ok := r.FS.(userfs.Dir); ok {
+		inDir = string(d)
+	}
+	var g output.Guard
+	if d, ok := r.OutFS.(filesys.Dir); r.OutFS != nil && (!ok || d != filesys.OS) {
+		g.WorkDir = inDir
+	}
+	add := func(name, what string, dir bool) {
+		p := name
+		if !filepath.IsAbs(p) && inDir != "" {
+			p = filepath.Join(inDir, p)
+		}
+		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
+	}
+	for _, p := range r.Paths {
+		if p == loader.StdinPath {
+			continue
+		}
+		fi, err := userfs.Stat(r.FS, p)
+		add(p, "template", err == nil && fi.IsDir())
+	}
+	for _, p := range e.Profile.Files {
+		add(p, "profile", false)
+	}
+	for _, in := range e.Profile.Inject {
+		if in.FragmentPath != "" {
+			add(in.FragmentPath, "fragment", false)
+		}
+	}
+	return g
+}

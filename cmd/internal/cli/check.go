@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/report"
+)
+
+// checkCmd is `krender check`: its work is the linter's (check.Run); the
+// command holds the hand-over to krender-check where it lacks the validator.
+func checkCmd(h *host) *cobra.Command {
+	var o action.Options
+	var format string
+	c := &cobra.Command{
+		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
+		Short: "Render in memory and report manifests that will misbehave at run time",
+		Example: `  # Findings as file:line:col, exit 1 on errors
+  krender check -p profiles/prod.yaml templates/
+
+  # One tenant, as SARIF for GitHub code scanning
+  krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := report.Write(io.Discard, format, nil); err != nil {
+				return err // an unknown --format, before anything is read
+			}
+			if h.validator == nil && len(o.CRDs) > 0 {
+				return h.delegate() // CRDs need the API server's code
+			}
+			if err := h.holdStdin(args); err != nil {
+				return err
+			}
+			o.Paths, o.Stdin = args, h.stdin
+			fs, err := check.Run(h.fsys, o, check.Config{Verbose: h.verbose > 0, CRDs: o.CRDs, Validator: h.validator})
+			if h.needsValidator(err) {
+				return h.delegate()
+			}
+			if err != nil {
+				return err
+			}
+			stdout := h.masked(h.stdout)
+			if err := report.Write(stdout, format, fs); err != nil {
+				return err
+			}
+			if err := stdout.Flush(); err != nil {
+				return err
+			}
+			if check.HasErrors(fs) {
+				return errFindings
+			}
+			return nil
+		},
+	}
+	renderFlags(c, &o, h)
+	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
+	return c
+}
