@@ -64,16 +64,7 @@ func TestGCRunsInKrenderCheck(t *testing.T) {
 
 // TestGCWithoutKrenderCheck: a krender alone says what to install.
 func TestGCWithoutKrenderCheck(t *testing.T) {
-	bin := testtool.Krender(t)
-	alone := filepath.Join(t.TempDir(), "krender")
-	b, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(alone, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(alone, "gc", "-n", "shop")
+	cmd := exec.Command(krenderAlone(t), "gc", "-n", "shop")
 	cmd.Env = []string{"PATH=" + t.TempDir()}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -128,20 +128,27 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 	}
 }
 
-// TestCheckWithoutKrenderCheck: a krender alone checks what kubeapi's
-// tables settle (a fleet of built-in kinds, fn's results) itself; where
-// the API server's validation is needed (CRDs, a misspelled field) it says
-// what to install and exits 2, printing nothing else.
-func TestCheckWithoutKrenderCheck(t *testing.T) {
-	bin := testtool.Krender(t)
+// krenderAlone is a copy of the krender binary in a folder of its own,
+// without krender-check beside it.
+func krenderAlone(t *testing.T) string {
+	t.Helper()
 	alone := filepath.Join(t.TempDir(), "krender")
-	b, err := os.ReadFile(bin)
+	b, err := os.ReadFile(testtool.Krender(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(alone, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return alone
+}
+
+// TestCheckWithoutKrenderCheck: a krender alone checks what kubeapi's
+// tables settle (a fleet of built-in kinds, fn's results) itself; where
+// the API server's validation is needed (CRDs, a misspelled field) it says
+// what to install and exits 2, printing nothing else.
+func TestCheckWithoutKrenderCheck(t *testing.T) {
+	alone := krenderAlone(t)
 	root, _ := filepath.Abs("../../..")
 	crdDir, _ := filepath.Abs("../../../testdata/check/crd-in-render")
 	list := func(item, check string) string {
