@@ -32,6 +32,11 @@ go_tool helm.sh/helm/v3 v3.22.0 helm.sh/helm/v3/cmd/helm
 go_tool honnef.co/go/tools v0.8.2 honnef.co/go/tools/cmd/staticcheck
 # kubectl (with kustomize inside) for the hash parity test and the e2e tier.
 PATH="$PATH:$PWD/.cache/e2e/bin" command -v kubectl >/dev/null || hack/kube-apiserver.sh build-kubectl
+# GNU time reports a render's peak memory (cmd/internal/cli/limits_test.go).
+[ -x /usr/bin/time ] || {
+  echo "installing GNU time (time)" >&2
+  apt-get update -qq && apt-get install -y -qq time >/dev/null
+}
 command -v envsubst >/dev/null || {
   echo "installing GNU envsubst (gettext-base)" >&2
   apt-get update -qq && apt-get install -y -qq gettext-base >/dev/null
