@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 )
@@ -27,7 +28,7 @@ type fragment struct {
 // loadFragment reads, parses and fills the fragment of in. It decodes as
 // yq's load() does, so comments travel the same way: one right above the
 // first key goes with it, one set off by a blank line stays in the file.
-func loadFragment(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits) (*fragment, error) {
+func loadFragment(read func(string) ([]byte, error), in profiles.Inject, lim limits.Limits) (*fragment, error) {
 	if in.Fragment.Value == "" {
 		return nil, filepos.Errorf(in.Pos, "inject %s needs a fragment: the file to inject, relative to this profile", in.Name.Value)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/model/workload"
@@ -65,7 +66,7 @@ func New(read func(string) ([]byte, error), p *profiles.Profile, yq yqexpr.Synta
 	return st, nil
 }
 
-func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits, yq yqexpr.Syntax) (*entry, error) {
+func newEntry(read func(string) ([]byte, error), in profiles.Inject, lim limits.Limits, yq yqexpr.Syntax) (*entry, error) {
 	e := &entry{in: in, exclude: map[string]bool{}}
 	var errs filepos.List
 	add := func(err error) { errs = filepos.Append(errs, err) }
@@ -126,7 +127,7 @@ func (e *entry) compileExpressions(in profiles.Inject, yq yqexpr.Syntax) filepos
 
 // readFragment loads the entry's fragment; one for a container must be a
 // mapping of container fields.
-func (e *entry) readFragment(read func(string) ([]byte, error), in profiles.Inject, lim manifest.Limits) error {
+func (e *entry) readFragment(read func(string) ([]byte, error), in profiles.Inject, lim limits.Limits) error {
 	var err error
 	if e.frag, err = loadFragment(read, in, lim); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -91,7 +92,7 @@ func Map[T any](e *Engine, conv func(*manifest.Set) (T, error), emit func(T) err
 		},
 		func(i int, u unit) error {
 			if limit := e.limits.OrDefault().Objects; total+len(u.at) > limit {
-				return inTenant(manifest.TooManyObjects(u.at[limit-total], limit), e.Units[i].Tenant)
+				return inTenant(limits.TooManyObjects(u.at[limit-total], limit), e.Units[i].Tenant)
 			}
 			total += len(u.at)
 			res.add(u.notes)

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/krender/krender/internal/bug"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -172,7 +173,7 @@ const liveBytesPerNode = 256
 // text in ordinary YAML, and no more than OrdinaryBytesPerNode allows),
 // at most maxMemoryLimit. A hostile file is refused well within it.
 func ParseMemoryLimit(read int) int64 {
-	return min(128<<20+int64(read)/manifest.OrdinaryBytesPerNode*liveBytesPerNode, maxMemoryLimit)
+	return min(128<<20+int64(read)/limits.OrdinaryBytesPerNode*liveBytesPerNode, maxMemoryLimit)
 }
 
 // guarded is work(i) with a panic turned into an error on this goroutine.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render/namespace"
@@ -87,7 +88,7 @@ type Engine struct {
 	Workers   int     // units rendered at once; 0: GOMAXPROCS
 	namespace string
 	subst     *subst.Stage // also what `krender vars` asks
-	limits    manifest.Limits
+	limits    limits.Limits
 	secret    map[string]bool // variables whose values reach a Secret's data
 	disabled  map[string]bool // check.disable: notes of these rules are not shown
 	// templateNodes is the size of one unit's copy of the templates, and
@@ -241,7 +242,7 @@ func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error)
 // objectsBefore refuses a render that limits.objects is sure to stop before
 // it starts: every unit makes at least one object per template (stages only
 // add objects), so the product is known before any work.
-func objectsBefore(p *profiles.Profile, lim manifest.Limits, units []Unit, tpls []*manifest.Object) error {
+func objectsBefore(p *profiles.Profile, lim limits.Limits, units []Unit, tpls []*manifest.Object) error {
 	limit := lim.OrDefault().Objects
 	if len(units) <= 1 || len(tpls) == 0 || len(units) <= limit/len(tpls) { // one unit: its own check names the object
 		return nil
@@ -253,7 +254,7 @@ func objectsBefore(p *profiles.Profile, lim manifest.Limits, units []Unit, tpls 
 			at = t.Pos
 		}
 	}
-	return manifest.TooManyObjectsBefore(at, limit, len(units), len(tpls))
+	return limits.TooManyObjectsBefore(at, limit, len(units), len(tpls))
 }
 
 // objectLimit refuses objs when, after before objects of other units, they
@@ -265,7 +266,7 @@ func (e *Engine) objectLimit(before int, objs []*manifest.Object) error {
 		return nil
 	}
 	o := objs[max(0, limit-before)]
-	return manifest.TooManyObjects(o.Pos(o.Node), limit)
+	return limits.TooManyObjects(o.Pos(o.Node), limit)
 }
 
 // References is what substitution does with each reference of template t

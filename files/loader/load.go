@@ -13,6 +13,7 @@ import (
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -44,11 +45,11 @@ func CheckStdin(paths []string, stdin io.Reader) error {
 // Templates is where templates are read from, and how.
 type Templates struct {
 	FS     fs.FS
-	Root   *loadroot.Root  // where links found in directories must lead; nil: anywhere
-	Limits manifest.Limits // the run's limits; zero: the defaults
-	Stdin  io.Reader       // what the path StdinPath reads; nil: StdinPath is a file name
-	Seen   func(int)       // when set, told the bytes of each file before it is parsed
-	Skip   []string        // files passed over in directory walks (the profile's fragments)
+	Root   *loadroot.Root // where links found in directories must lead; nil: anywhere
+	Limits limits.Limits  // the run's limits; zero: the defaults
+	Stdin  io.Reader      // what the path StdinPath reads; nil: StdinPath is a file name
+	Seen   func(int)      // when set, told the bytes of each file before it is parsed
+	Skip   []string       // files passed over in directory walks (the profile's fragments)
 }
 
 // LoadTemplates parses every template under paths: files as given, directories
@@ -70,12 +71,12 @@ func (t Templates) Load(paths []string) ([]*manifest.Object, error) {
 // directory must lie within it or root (see loadroot.Root.CheckWalked); a
 // nil root checks nothing.
 func LoadManifests(fsys fs.FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, root, manifest.Limits{}, what, paths, nil, nil)
+	return loadFiles(fsys, root, limits.Limits{}, what, paths, nil, nil)
 }
 
 // loadFiles reads paths; StdinPath means stdin when stdin is not nil (only
 // templates can come from there), and is an ordinary file name otherwise.
-func loadFiles(fsys fs.FS, root *loadroot.Root, lim manifest.Limits, what string, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
+func loadFiles(fsys fs.FS, root *loadroot.Root, lim limits.Limits, what string, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
 	l := &fileLoader{lim: lim, what: what, stdin: stdin, seen: seen, maxBytes: lim.OrDefault().FileBytes}
 	l.read = userfs.ReadLimited(fsys, l.maxBytes)
 	skipped := map[string]bool{}
@@ -106,7 +107,7 @@ func loadFiles(fsys fs.FS, root *loadroot.Root, lim manifest.Limits, what string
 
 // fileLoader reads and parses one file at a time within the run's limits.
 type fileLoader struct {
-	lim      manifest.Limits
+	lim      limits.Limits
 	what     string
 	stdin    io.Reader
 	seen     func(int)

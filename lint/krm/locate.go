@@ -15,6 +15,7 @@ import (
 
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -251,11 +252,11 @@ func (l *locator) file(name string) (*manifest.Source, []*yaml.Node) {
 	l.files[name] = nil
 	// Only a regular file within the byte limit: the name comes from the
 	// input, and ../../dev/zero must not hang an error message.
-	if fi, err := userfs.Stat(l.fsys, name); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(manifest.DefaultLimits().FileBytes) {
+	if fi, err := userfs.Stat(l.fsys, name); err != nil || !fi.Mode().IsRegular() || fi.Size() > int64(limits.Defaults().FileBytes) {
 		return nil, nil
 	}
 	b, err := userfs.ReadFile(l.fsys, name)
-	if err != nil || len(b) > manifest.DefaultLimits().FileBytes {
+	if err != nil || len(b) > limits.Defaults().FileBytes {
 		return nil, nil
 	}
 	src := manifest.NewSource(name, b)

@@ -7,25 +7,26 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/internal/testing/ordinary"
+	"github.com/krender/krender/model/limits"
 )
 
 // The defaults admit ordinary manifests up to the byte limits (the
 // derivation is in docs/limits.md): the densest ordinary YAML measured,
 // written up to fileBytes, inputBytes and documentBytes, passes the
-// document and node limits, and takes at least OrdinaryBytesPerNode bytes
+// document and node limits, and takes at least limits.OrdinaryBytesPerNode bytes
 // a node, the premise of the node defaults.
 func TestDefaultsAdmitOrdinaryManifests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP: -short: parses limits.inputBytes")
 	}
-	d := DefaultLimits()
+	d := limits.Defaults()
 	t.Run("smallest objects fill a file", func(t *testing.T) {
 		text, docs := ordinary.Fill(d.FileBytes, 0, ordinary.Smallest)
 		src := NewSource("small.yaml", text)
-		if _, err := d.CheckText(src); err != nil {
+		if _, err := d.CheckText(src.LimitsFile()); err != nil {
 			t.Fatalf("%d documents of %d bytes: %v", docs, len(text), err)
 		}
-		if docs <= d.FileBytes/(MinDocumentBytes+2) {
+		if docs <= d.FileBytes/(limits.MinDocumentBytes+2) {
 			t.Fatalf("only %d documents: the case does not test limits.documents closely", docs)
 		}
 	})
@@ -51,8 +52,8 @@ func TestDefaultsAdmitOrdinaryManifests(t *testing.T) {
 		if docs < 20_000 {
 			t.Fatalf("%d documents in %d bytes: not the small Deployments of docs/limits.md", docs, bytes)
 		}
-		if per := float64(bytes) / float64(nodes); per < OrdinaryBytesPerNode {
-			t.Fatalf("%d nodes in %d bytes, %.2f bytes a node: denser than OrdinaryBytesPerNode (%d)", nodes, bytes, per, OrdinaryBytesPerNode)
+		if per := float64(bytes) / float64(nodes); per < limits.OrdinaryBytesPerNode {
+			t.Fatalf("%d nodes in %d bytes, %.2f bytes a node: denser than limits.OrdinaryBytesPerNode (%d)", nodes, bytes, per, limits.OrdinaryBytesPerNode)
 		}
 		t.Logf("%d documents, %d nodes in %d bytes (%.2f bytes a node)", docs, nodes, bytes, float64(bytes)/float64(nodes))
 	})
@@ -65,36 +66,8 @@ func TestDefaultsAdmitOrdinaryManifests(t *testing.T) {
 		}
 		nodes := 0
 		Walk(objs[0].Node, func(*yaml.Node) { nodes++ })
-		if per := float64(len(text)) / float64(nodes); per < OrdinaryBytesPerNode {
-			t.Fatalf("%.2f bytes a node: denser than OrdinaryBytesPerNode", per)
+		if per := float64(len(text)) / float64(nodes); per < limits.OrdinaryBytesPerNode {
+			t.Fatalf("%.2f bytes a node: denser than limits.OrdinaryBytesPerNode", per)
 		}
 	})
-}
-
-// The derived defaults are what docs/limits.md's table says.
-func TestDefaultsDerived(t *testing.T) {
-	d := DefaultLimits()
-	for _, c := range []struct {
-		key       string
-		got, want int
-	}{
-		{"documents", d.Documents, 174_762},
-		{"nodes", d.Nodes, 349_525},
-		{"inputNodes", d.InputNodes, 1_048_576},
-		{"objects", d.Objects, 349_525},
-		{"documents (derived)", d.Documents, d.FileBytes / MinDocumentBytes},
-		{"nodes (derived)", d.Nodes, d.DocumentBytes / OrdinaryBytesPerNode},
-		{"inputNodes (derived)", d.InputNodes, d.InputBytes / OrdinaryBytesPerNode},
-		{"objects (derived)", d.Objects, outputBytes / MinDocumentBytes},
-		{"objects admit templates at inputBytes", min(d.Objects, d.InputBytes/MinDocumentBytes), d.InputBytes / MinDocumentBytes},
-	} {
-		if c.got != c.want {
-			t.Errorf("limits.%s: %d, want %d", c.key, c.got, c.want)
-		}
-	}
-	for _, k := range limitKeys {
-		if *defaultLimits.Field(k) > *maxLimits.Field(k) {
-			t.Errorf("limits.%s: the default is above the maximum", k)
-		}
-	}
 }

@@ -62,7 +62,7 @@ func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.No
 // decode is Decode with the empty documents included. Every document is held
 // to the limits before the stages see it.
 func decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
-	check, err := decodeChecks(src, prefs.LeadingContentPreProcessing)
+	check, err := src.Limits.Decoding(src.LimitsFile(), prefs.LeadingContentPreProcessing)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 )
 
 // Set is one unit of a render: every object rendered for one tenant (or for
@@ -22,7 +23,7 @@ type Set struct {
 	Missing map[string]filepos.Pos
 	Objects []*Object
 	Notes   []filepos.Note
-	Limits  Limits // the run's; a stage that multiplies objects checks Objects before it does
+	Limits  limits.Limits // the run's; a stage that multiplies objects checks Objects before it does
 	// Redact hides this unit's secret values in a message (nil: none).
 	// Notes go through it; so must anything else a stage prints.
 	Redact func(string) string

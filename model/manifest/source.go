@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 )
 
 // Source is one input file: its name as the user wrote it and its bytes, kept
@@ -19,7 +20,7 @@ type Source struct {
 	Path string
 	Text []byte
 	// Limits are those of the run that reads the file; zero: the defaults.
-	Limits     Limits
+	Limits     limits.Limits
 	lineStarts []int
 }
 

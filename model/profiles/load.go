@@ -17,6 +17,7 @@ import (
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -146,7 +147,7 @@ func (l *loader) load(p *Profile, path string, chain []string, from filepos.Pos)
 
 func decode(path string, text []byte) (*fileDoc, error) {
 	src := manifest.NewSource(path, text)
-	if _, err := src.Limits.CheckText(src); err != nil {
+	if _, err := src.Limits.CheckText(src.LimitsFile()); err != nil {
 		return nil, err // profiles are read with the default limits
 	}
 	var root yaml.Node
@@ -159,7 +160,7 @@ func decode(path string, text []byte) (*fileDoc, error) {
 		}
 		return nil, loadError(src, nil, nil, err)
 	}
-	if err := src.Limits.NodeChecker(src).Document(body(&root), 0); err != nil {
+	if err := src.Limits.NodeChecker(src.LimitsFile().NodePos).Document(body(&root), 0); err != nil {
 		return nil, err
 	}
 	if err := manifest.CheckDuplicateKeys(src, &root); err != nil {
@@ -294,14 +295,14 @@ func (p *Profile) applyCheck(path string, c *Check, guard Guard) error {
 // decodeLimits reads the limits section: each a whole number, at most its
 // maximum, so that a profile can make room for a large input but not make
 // the work unbounded.
-func decodeLimits(path string, n *yaml.Node) (manifest.Limits, error) {
-	var lim manifest.Limits
+func decodeLimits(path string, n *yaml.Node) (limits.Limits, error) {
+	var lim limits.Limits
 	err := eachEntry(path, n, "limits", func(key, val *yaml.Node) error {
 		f := lim.Field(key.Value)
 		if f == nil {
-			return filepos.Errorf(at(path, key), "unknown limit %q%s (limits: %s)", key.Value, suggest.Hint(key.Value, manifest.LimitKeys()), strings.Join(manifest.LimitKeys(), ", "))
+			return filepos.Errorf(at(path, key), "unknown limit %q%s (limits: %s)", key.Value, suggest.Hint(key.Value, limits.Keys()), strings.Join(limits.Keys(), ", "))
 		}
-		mx := manifest.MaxLimits()
+		mx := limits.Max()
 		maxV := *mx.Field(key.Value)
 		v, err := strconv.Atoi(val.Value)
 		if val.Kind != yaml.ScalarNode || val.Tag != "!!int" || err != nil || v < 1 || v > maxV {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/krender/krender/kube/kubeapi"
-	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/limits"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -161,8 +161,8 @@ func schemaMapper(t reflect.Type) *jsonschema.Schema {
 func limitsSchema() *jsonschema.Schema {
 	s := &jsonschema.Schema{Type: "object", Description: schemaDocs["fileDoc.Limits"], Properties: jsonschema.NewProperties()}
 	s.AdditionalProperties = jsonschema.FalseSchema
-	mx, def := manifest.MaxLimits(), manifest.DefaultLimits()
-	for _, k := range manifest.LimitKeys() {
+	mx, def := limits.Max(), limits.Defaults()
+	for _, k := range limits.Keys() {
 		maxV := json.Number(strconv.Itoa(*mx.Field(k)))
 		s.Properties.Set(k, &jsonschema.Schema{Type: "integer", Minimum: json.Number("1"), Maximum: maxV,
 			Description: "Raises or lowers limits." + k + " (default " + strconv.Itoa(*def.Field(k)) + "); see docs/limits.md."})

@@ -7,7 +7,7 @@ import (
 
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/filepos"
-	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/limits"
 )
 
 // Profile is one environment's settings after `extends` has been resolved:
@@ -33,7 +33,7 @@ type Profile struct {
 	IstioGuard bool
 	// Limits on templates, fragments and the render, merged key by key
 	// across extends; zero fields are the defaults.
-	Limits manifest.Limits
+	Limits limits.Limits
 	// KubeVersion is the Kubernetes release the manifests are for: check
 	// judges removed, deprecated and not-yet-served APIs against it.
 	KubeVersion KubeVersion

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/lint/fieldcheck"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render/contenthash"
@@ -24,7 +25,7 @@ func aliasObjects(t *testing.T) []*manifest.Object {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src.Limits = manifest.Limits{Nodes: 100}
+	src.Limits = limits.Limits{Nodes: 100}
 	return objs
 }
 

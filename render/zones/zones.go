@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/model/workload"
@@ -78,7 +79,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 // the copies are made when the set would exceed its limit.
 func (r *applyRun) grow(o *manifest.Object) error {
 	if r.count += len(r.c.zones) - 1; r.count > r.limit {
-		return manifest.TooManyObjects(o.Pos(o.Node), r.limit)
+		return limits.TooManyObjects(o.Pos(o.Node), r.limit)
 	}
 	return nil
 }

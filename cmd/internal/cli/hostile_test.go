@@ -14,7 +14,7 @@ import (
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/internal/testing/testtool"
-	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/limits"
 )
 
 // Golden cases under testdata/hostile/ and testdata/output/ run in a
@@ -250,7 +250,7 @@ var worstCases = map[string]func(t *testing.T, dir string){
 		write("args", "render -p profile.yaml a.yaml\n")(t, dir)
 		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
 		var docs []string
-		for i := range manifest.DefaultLimits().InputBytes / (2 << 20) {
+		for i := range limits.Defaults().InputBytes / (2 << 20) {
 			docs = append(docs, fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a%d}\ndata:\n  k: %s\n", i, strings.Repeat("x", 2<<20-200)))
 		}
 		write("a.yaml", strings.Join(docs, "---\n"))(t, dir)
@@ -259,7 +259,7 @@ var worstCases = map[string]func(t *testing.T, dir string){
 	"worst-accepted": func(t *testing.T, dir string) {
 		write("args", "render -p profile.yaml dense.yaml\n")(t, dir)
 		write("profile.yaml", "tenants: {a: {}, b: {}, c: {}, d: {}, e: {}, f: {}}\n")(t, dir)
-		text, _ := denseConfigMaps(manifest.DefaultLimits())
+		text, _ := denseConfigMaps(limits.Defaults())
 		write("dense.yaml", text)(t, dir)
 	},
 }
@@ -267,7 +267,7 @@ var worstCases = map[string]func(t *testing.T, dir string){
 // denseConfigMaps are ConfigMaps of flow sequences, each near limits.nodes,
 // up to limits.inputNodes: the accepted input that takes most memory, and
 // how many documents it has.
-func denseConfigMaps(d manifest.Limits) (string, int) {
+func denseConfigMaps(d limits.Limits) (string, int) {
 	var items []int
 	for left := d.InputNodes - 100; left > 100; { // 13 nodes of each document are not items
 		n := min(left, d.Nodes) - 20

@@ -14,7 +14,7 @@ import (
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/internal/testing/ordinary"
 	"github.com/krender/krender/internal/testing/testtool"
-	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/limits"
 )
 
 // maxRSS is the peak resident memory the default limits allow an ordinary
@@ -48,7 +48,7 @@ func TestDefaultLimitsAdmitOrdinaryAtScale(t *testing.T) {
 // returns the files and how many documents they hold.
 func smallDeployments(t *testing.T, dir string) (files []string, docs int) {
 	t.Helper()
-	d := manifest.DefaultLimits()
+	d := limits.Defaults()
 	for size := 0; size < d.InputBytes-1000; {
 		text, n := ordinary.Fill(min(d.FileBytes, d.InputBytes-size), docs, ordinary.Deployment)
 		name := fmt.Sprintf("deploy%d.yaml", len(files))
@@ -86,7 +86,7 @@ func TestDensestAcceptedFitsTwoGiB(t *testing.T) {
 	})
 	t.Run("dense ConfigMaps at inputNodes", func(t *testing.T) {
 		dir := t.TempDir()
-		text, docs := denseConfigMaps(manifest.DefaultLimits())
+		text, docs := denseConfigMaps(limits.Defaults())
 		writeFile(t, filepath.Join(dir, "dense.yaml"), []byte(text))
 		writeFile(t, filepath.Join(dir, "profile.yaml"), []byte(tenants))
 		runAtScale(t, dir, limited("render", "-p", "profile.yaml", "dense.yaml"), 2*docs)

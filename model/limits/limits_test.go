@@ -1,0 +1,123 @@
+package limits
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v4/plugin/aliasdata"
+
+	"github.com/krender/krender/model/filepos"
+)
+
+// testFile is text as a caller hands it to the checks: positions of LF lines.
+func testFile(path string, text []byte) File {
+	posAt := func(off int) filepos.Pos {
+		line, start := 1, 0
+		for i := 0; i < off; i++ {
+			if text[i] == '\n' {
+				line, start = line+1, i+1
+			}
+		}
+		return filepos.Pos{File: path, Line: line, Col: utf8.RuneCount(text[start:off]) + 1}
+	}
+	parseErr := func(err error) error { return filepos.Errorf(filepos.Pos{File: path}, "invalid YAML: %v", err) }
+	return File{Path: path, Text: text, PosAt: posAt, ParseError: parseErr}
+}
+
+func countNodes(n *yaml.Node) int {
+	count := 1
+	for _, c := range n.Content {
+		count += countNodes(c)
+	}
+	return count
+}
+
+// A document of many nodes whose bytes could hold more (a large JSON
+// scalar, say) is parsed once more to count exactly, and passes.
+func TestExactCountWhenTheBoundIsNotEnough(t *testing.T) {
+	text := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n  json: '" + strings.Repeat(`{"a": [1, 2], "b": "-"},`, 100) + "'\n"
+	src, lim := testFile("x.yaml", []byte(text)), Limits{Nodes: 50}
+	if exact, err := lim.CheckText(src); err != nil || !exact {
+		t.Fatalf("CheckText = %v, %v; want an exact count asked for", exact, err)
+	}
+	if err := lim.CheckTextNodes(src, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestProfileLimitsMerge(t *testing.T) {
+	l := Limits{Nodes: 5}.Merge(Limits{Depth: 7}).OrDefault()
+	if l.Nodes != 5 || l.Depth != 7 || l.Objects != Defaults().Objects {
+		t.Fatalf("merged %+v", l)
+	}
+}
+
+// goYAMLCounts parses text as Decode does and returns the documents and
+// the most nodes one of them has (aliases counted once), or ok=false when
+// go-yaml refuses the text.
+func goYAMLCounts(text []byte) (docs, most int, ok bool) {
+	aliases, err := aliasdata.New(aliasdata.WithStream(true))
+	if err != nil {
+		return 0, 0, false
+	}
+	ld, err := yaml.NewLoader(bytes.NewReader(yqlibLeading(text)), yaml.WithPlugin(aliases))
+	if err != nil {
+		return 0, 0, false
+	}
+	for {
+		var n yaml.Node
+		err := ld.Load(&n)
+		if errors.Is(err, io.EOF) {
+			return docs, most, true
+		}
+		if err != nil {
+			return 0, 0, false
+		}
+		docs++
+		count := 0
+		for _, c := range n.Content {
+			count += countNodes(c)
+		}
+		most = max(most, count)
+	}
+}
+
+// FuzzTextBounds holds CheckText's cheap bounds to what go-yaml parses:
+// every document's nodes within the bound it computes without parsing (so
+// that skipping the exact count is safe), and no more documents than it
+// counted.
+func FuzzTextBounds(f *testing.F) {
+	for _, s := range []string{"a: b", "[a, b: c, {d}, ?]", "{a, b, c}", "- - - x\n-\n-", "? a\n: b\n? c", "a:\n  b:\n    c: d",
+		"--- a\n...\n--- [b]\n", "[?, ?, :]", "a: &x [1, 2]\nb: *x\n", "\xef\xbb\xbf--- x\n\xef\xbb\xbf--- y\n", "%YAML 1.1\n--- a\n", "# c\n--- |\n  x\n---\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if len(text) > 4096 {
+			return
+		}
+		docs, most, ok := goYAMLCounts(text)
+		if !ok {
+			return
+		}
+		src := testFile("f.yaml", text)
+		if _, err := checkTextErr(src, Limits{Documents: max(docs-1, 1)}); docs > 1 && err == nil {
+			t.Fatalf("%q: go-yaml reads %d documents; CheckText counted fewer", text, docs)
+		}
+		if most > 1 {
+			exact, err := checkTextErr(src, Limits{Nodes: most - 1})
+			if err == nil && !exact {
+				t.Fatalf("%q: a document has %d nodes; CheckText's bound is below it", text, most)
+			}
+		}
+	})
+}
+
+func checkTextErr(src File, l Limits) (bool, error) {
+	l.Documents = max(l.Documents, 0)
+	return l.CheckText(src)
+}
