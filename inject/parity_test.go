@@ -12,6 +12,7 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
@@ -37,7 +38,7 @@ func TestShellPipelineParity(t *testing.T) {
 	envsubst := testtool.Find(t, "KRENDER_ENVSUBST", []string{"envsubst"}, "GNU envsubst not installed; the shell pipeline parity is not checked")
 
 	profile := filepath.Join(parityDir, "profile.yaml")
-	p, err := profiles.Load(profile)
+	p, err := loader.LoadProfile(profile)
 	if err != nil {
 		t.Fatal(err)
 	}

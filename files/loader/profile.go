@@ -13,7 +13,7 @@ import (
 // Profile reads the profile at path and the files it extends, each within
 // root (its Check) and the default file-size limit.
 func Profile(fsys fs.FS, root *loadroot.Root, path string) (*profiles.Profile, error) {
-	return profiles.LoadGuarded(path, userfs.ReadLimited(fsys, limits.Defaults().FileBytes), root.Check)
+	return LoadProfileGuarded(path, userfs.ReadLimited(fsys, limits.Defaults().FileBytes), root.Check)
 }
 
 // Fragments is how the profile's injection fragments are read: within

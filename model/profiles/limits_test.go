@@ -6,20 +6,6 @@ import (
 	"testing"
 )
 
-func TestLimitsMergeAcrossExtends(t *testing.T) {
-	p, err := loadFiles(t, map[string]string{
-		"base.yaml": "limits: {nodes: 300000, depth: 50}\n",
-		"env.yaml":  "extends: base.yaml\nlimits: {depth: 60, objects: 5}\n",
-	}, "env.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := p.Limits.OrDefault()
-	if l.Nodes != 300000 || l.Depth != 60 || l.Objects != 5 {
-		t.Fatalf("limits %+v", p.Limits)
-	}
-}
-
 func TestLimitsRefused(t *testing.T) {
 	for text, want := range map[string]string{
 		"limits: {nodez: 1}\n":          `p.yaml:1:10: unknown limit "nodez"`,
@@ -30,23 +16,10 @@ func TestLimitsRefused(t *testing.T) {
 		"limits: [nodes]\n":             "p.yaml:1:9: limits must be a mapping",
 		"limits: {fileBytes: \"12\"}\n": "p.yaml:1:21: limits.fileBytes must be a whole number",
 	} {
-		_, err := loadFiles(t, map[string]string{"p.yaml": text}, "p.yaml")
+		_, err := decodeOne("p.yaml", text)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %s", text, err, want)
 		}
-	}
-}
-
-// An extends chain stops at MaxExtends, at the extends line that passes it.
-func TestExtendsChainIsBounded(t *testing.T) {
-	files := map[string]string{}
-	for i := range 1000 {
-		files[fmt.Sprintf("p%d.yaml", i)] = fmt.Sprintf("extends: p%d.yaml\n", i+1)
-	}
-	_, err := loadFiles(t, files, "p0.yaml")
-	want := fmt.Sprintf("p%d.yaml:1:10: extends chain longer than %d profiles", MaxExtends-1, MaxExtends)
-	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), want) {
-		t.Fatalf("got %v, want %s", err, want)
 	}
 }
 
@@ -61,7 +34,7 @@ func TestProfileAliasBomb(t *testing.T) {
 		prev = string(c)
 	}
 	b.WriteString("zones:\n  z: {hostAliases: *i}\n")
-	_, err := loadFiles(t, map[string]string{"p.yaml": b.String()}, "p.yaml")
+	_, err := decodeOne("p.yaml", b.String())
 	if err == nil || !strings.Contains(err.Error(), "excessive aliasing") {
 		t.Fatalf("got %v", err)
 	}

@@ -17,7 +17,7 @@ import (
 const SchemaDraft = "http://json-schema.org/draft-07/schema#"
 
 // Schema is the profile file format as a JSON Schema, reflected from the
-// types the loader decodes into (fileDoc and what it holds), so the schema
+// types the loader decodes into (File and what it holds), so the schema
 // cannot drift from the loader. The loader's checks that a schema cannot
 // express (extends cycles, zone references, hash paths, yq expressions) stay
 // the loader's. checkRules are the rule ids check.disable accepts: package
@@ -41,19 +41,19 @@ func Schema(checkRules []string) ([]byte, error) {
 		s.Version = ""
 		return s
 	}
-	root := reflectType(&fileDoc{})
+	root := reflectType(&File{})
 	root.Version = SchemaDraft
 	root.Title = "krender profile"
 	root.Description = "One environment's deploy-time variables, tenants and stage settings (printed by krender schema)."
 
-	tenant := reflectType(&tenantDoc{})
-	tenant.Properties.Set("vars", varsSchema(schemaDocs["tenantDoc.Vars"]))
-	zone := reflectType(&zoneDoc{})
+	tenant := reflectType(&TenantDoc{})
+	tenant.Properties.Set("vars", varsSchema(schemaDocs["TenantDoc.Vars"]))
+	zone := reflectType(&ZoneDoc{})
 	props := root.Properties
-	props.Set("vars", varsSchema(schemaDocs["fileDoc.Vars"]))
-	props.Set("tenants", mapOf(schemaDocs["fileDoc.Tenants"], tenantName.String(), nullable(tenant)))
-	props.Set("inject", &jsonschema.Schema{Description: schemaDocs["fileDoc.Inject"], Type: "array", Items: reflectType(&Inject{})})
-	props.Set("zones", mapOf(schemaDocs["fileDoc.Zones"], labelValue, nullable(zone)))
+	props.Set("vars", varsSchema(schemaDocs["File.Vars"]))
+	props.Set("tenants", mapOf(schemaDocs["File.Tenants"], tenantName.String(), nullable(tenant)))
+	props.Set("inject", &jsonschema.Schema{Description: schemaDocs["File.Inject"], Type: "array", Items: reflectType(&Inject{})})
+	props.Set("zones", mapOf(schemaDocs["File.Zones"], labelValue, nullable(zone)))
 	props.Set("limits", limitsSchema())
 
 	enum(root, []string{"inject", "[]", "mode"}, "merge", "append")
@@ -159,7 +159,7 @@ func schemaMapper(t reflect.Type) *jsonschema.Schema {
 // limitsSchema: the loader's own keys, each a whole number from 1 to its
 // maximum (docs/limits.md).
 func limitsSchema() *jsonschema.Schema {
-	s := &jsonschema.Schema{Type: "object", Description: schemaDocs["fileDoc.Limits"], Properties: jsonschema.NewProperties()}
+	s := &jsonschema.Schema{Type: "object", Description: schemaDocs["File.Limits"], Properties: jsonschema.NewProperties()}
 	s.AdditionalProperties = jsonschema.FalseSchema
 	mx, def := limits.Max(), limits.Defaults()
 	for _, k := range limits.Keys() {
@@ -220,27 +220,27 @@ func enum(root *jsonschema.Schema, path []string, values ...any) {
 // schemaDocs are the descriptions editors show, keyed by Go type and field.
 // TestSchemaDescribesEveryKey (cmd/internal/cli) requires one for every key.
 var schemaDocs = map[string]string{
-	"fileDoc.Limits":             "Limits on input size and work, so a hostile template cannot exhaust memory (docs/limits.md). Merged key by key across extends.",
-	"fileDoc.Substitution":       "Substitution settings: fields of your own custom resources whose undefined $NAME is left for run time.",
+	"File.Limits":             "Limits on input size and work, so a hostile template cannot exhaust memory (docs/limits.md). Merged key by key across extends.",
+	"File.Substitution":       "Substitution settings: fields of your own custom resources whose undefined $NAME is left for run time.",
 	"Substitution.Strict":        "Read the strings of custom resources and annotation values as Kubernetes reads a name: an undefined ${NAME} there is an error, not a warning (Flux's strict mode).",
 	"Substitution.Unused":        "Variables the extends chain defines that these templates need not reference, such as a base's names for other apps: krender does not report them as unused (unused-var).",
 	"Substitution.RuntimeFields": "Fields (kind, optional group, path in kustomize's field-spec syntax) everything below which is a runtime place, like a container's args.",
 	"RuntimeField.Kind":          "Kind of the object holding the field.",
 	"RuntimeField.Group":         "API group of that kind; without it, any group matches.",
 	"RuntimeField.Path":          "Path to the field, keys separated by /, lists crossed without saying so (spec/steps/run).",
-	"fileDoc.Extends":            "A profile this one builds on, relative to this file. Its settings come first and this file's override them; chains are allowed, a cycle is an error.",
-	"fileDoc.Namespace":          "Namespace of objects that name none (default \"default\"; --namespace overrides).",
-	"fileDoc.KubeVersion":        "The Kubernetes release the manifests are for, like \"1.33\" (v1.33 and 1.33.4 work too; quote it): krender check reports APIs removed or not yet served in it as errors, deprecated ones as warnings. A later file overrides (docs/kubeversion.md).",
-	"fileDoc.Vars":               "Deploy-time variables: the only names krender substitutes (every other $NAME is left for run time). Later files and tenants override; --set, --set-env and --set-file override all.",
-	"fileDoc.Tenants":            "Tenants, in render order: each renders every template once, with its vars layered over the profile's. Merged by name across extends.",
-	"fileDoc.Inject":             "Shell fragments merged into selected workloads after substitution, in order. An entry replaces the entry of the same name from an extended profile.",
-	"fileDoc.Zones":              "Per-zone host entries, in zone order, written into pods' spec.hostAliases. A later file replaces a zone of the same name.",
-	"fileDoc.ZoneHosts":          "How the zones' host entries reach pods. Merged key by key across extends.",
-	"fileDoc.Hash":               "Content-hash names for ConfigMaps and Secrets, so that a change rolls the pods that use them.",
-	"fileDoc.Check":              "Settings of krender check.",
-	"fileDoc.IstioGuard":         "Where a container writes /etc/hosts in a pod with an istio sidecar: true (default) sets holdApplicationUntilProxyStarts; false makes such a pod an error.",
-	"tenantDoc.Vars":             "This tenant's variables, layered over the profile's.",
-	"zoneDoc.HostAliases":        "Host entries of pods in this zone.",
+	"File.Extends":            "A profile this one builds on, relative to this file. Its settings come first and this file's override them; chains are allowed, a cycle is an error.",
+	"File.Namespace":          "Namespace of objects that name none (default \"default\"; --namespace overrides).",
+	"File.KubeVersion":        "The Kubernetes release the manifests are for, like \"1.33\" (v1.33 and 1.33.4 work too; quote it): krender check reports APIs removed or not yet served in it as errors, deprecated ones as warnings. A later file overrides (docs/kubeversion.md).",
+	"File.Vars":               "Deploy-time variables: the only names krender substitutes (every other $NAME is left for run time). Later files and tenants override; --set, --set-env and --set-file override all.",
+	"File.Tenants":            "Tenants, in render order: each renders every template once, with its vars layered over the profile's. Merged by name across extends.",
+	"File.Inject":             "Shell fragments merged into selected workloads after substitution, in order. An entry replaces the entry of the same name from an extended profile.",
+	"File.Zones":              "Per-zone host entries, in zone order, written into pods' spec.hostAliases. A later file replaces a zone of the same name.",
+	"File.ZoneHosts":          "How the zones' host entries reach pods. Merged key by key across extends.",
+	"File.Hash":               "Content-hash names for ConfigMaps and Secrets, so that a change rolls the pods that use them.",
+	"File.Check":              "Settings of krender check.",
+	"File.IstioGuard":         "Where a container writes /etc/hosts in a pod with an istio sidecar: true (default) sets holdApplicationUntilProxyStarts; false makes such a pod an error.",
+	"TenantDoc.Vars":             "This tenant's variables, layered over the profile's.",
+	"ZoneDoc.HostAliases":        "Host entries of pods in this zone.",
 	"Inject.Name":                "Names the entry in messages and across extends (required).",
 	"Inject.Fragment":            "The fragment file, relative to this profile file. Its $ signs reach the container untouched.",
 	"Inject.Where":               "A yq condition selecting objects, as in select(...); optional.",

@@ -1,4 +1,4 @@
-package profiles
+package loader
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 func TestHashSectionsMergeAcrossExtends(t *testing.T) {
-	p, err := loadFiles(t, map[string]string{
+	p, err := loadProfileFiles(t, map[string]string{
 		"base.yaml": `hash:
   mode: annotation
   references:
@@ -48,7 +48,7 @@ func TestHashGCMergesAcrossExtends(t *testing.T) {
 		{"extends: base.yaml\nhash: {mode: suffix}\n", true},
 		{"extends: base.yaml\nhash: {gc: false}\n", false},
 	} {
-		p, err := loadFiles(t, map[string]string{"base.yaml": "hash: {gc: true}\n", "env.yaml": c.child}, "env.yaml")
+		p, err := loadProfileFiles(t, map[string]string{"base.yaml": "hash: {gc: true}\n", "env.yaml": c.child}, "env.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,5 +1,7 @@
-// Package profiles loads a per-environment profile: the deploy-time variables
-// that krender may substitute, the tenants, and the settings of each stage.
+// Package profiles is the per-environment profile: the deploy-time variables
+// that krender may substitute, the tenants, and the settings of each stage,
+// and reading one profile file into it (Decode, Apply). Following a file's
+// extends chain is the files layer's (files/loader).
 package profiles
 
 import (
@@ -13,7 +15,6 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/filepos"
@@ -21,7 +22,9 @@ import (
 	"github.com/krender/krender/model/manifest"
 )
 
-type fileDoc struct {
+// File is one profile file as written, before it is applied to a Profile:
+// what Decode reads and what the JSON Schema describes.
+type File struct {
 	Extends    Str         `yaml:"extends"`
 	Namespace  Str         `yaml:"namespace"`
 	Vars       yaml.Node   `yaml:"vars"`
@@ -38,54 +41,41 @@ type fileDoc struct {
 	KubeVersion  Str           `yaml:"kubeVersion"`
 }
 
-type tenantDoc struct {
+// TenantDoc is a tenant's entry in File.Tenants.
+type TenantDoc struct {
 	Vars yaml.Node `yaml:"vars"`
 }
 
-type zoneDoc struct {
+// ZoneDoc is a zone's entry in File.Zones.
+type ZoneDoc struct {
 	HostAliases []HostAlias `yaml:"hostAliases"`
 }
 
-var (
-	varName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	tenantName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+// VarNamePattern and TenantNamePattern are the names Apply accepts, for
+// the schema to state them too.
+const (
+	VarNamePattern    = `^[A-Za-z_][A-Za-z0-9_]*$`
+	TenantNamePattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 )
 
-// ReadFile reads a file for the loader; tests replace it to load from memory.
-type ReadFile func(path string) ([]byte, error)
+var (
+	varName    = regexp.MustCompile(VarNamePattern)
+	tenantName = regexp.MustCompile(TenantNamePattern)
+)
 
-// Load reads the profile at path and every file it extends from the real
-// file system.
-func Load(path string) (*Profile, error) { return LoadWith(path, filesys.OS.ReadFile) }
-
-// LoadWith is Load with an injected file reader.
-func LoadWith(path string, read ReadFile) (*Profile, error) { return LoadGuarded(path, read, nil) }
+// New is a profile before any file is applied to it: the defaults.
+func New() *Profile { return &Profile{IstioGuard: true} }
 
 // Guard refuses a file a profile names (what is "extends", "fragment" or
-// "CRD file"; at is where it is named) before anything reads it: the
-// loader asks it about every such path (see package loadroot).
+// "CRD file"; at is where it is named) before anything reads it: Apply
+// asks it about the fragments and CRD files, the loader about extends
+// (see package loadroot).
 type Guard func(what, path string, at filepos.Pos) error
 
-// LoadGuarded is LoadWith with every path the profile names passed by
-// guard first; a nil guard passes all.
-func LoadGuarded(path string, read ReadFile, guard Guard) (*Profile, error) {
-	if guard == nil {
-		guard = func(string, string, filepos.Pos) error { return nil }
-	}
-	l := &loader{read: read, guard: guard}
-	p := &Profile{IstioGuard: true}
-	if err := l.load(p, path, nil, filepos.Pos{}); err != nil {
-		return nil, err
-	}
-	if err := p.checkUnused(); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// checkUnused refuses a substitution.unused entry that names no variable
-// of the chain: a misspelt entry would mark nothing.
-func (p *Profile) checkUnused() error {
+// CheckUnused refuses a substitution.unused entry that names no variable
+// of the chain: a misspelt entry would mark nothing. The loader calls it
+// once the whole chain is applied.
+func (p *Profile) CheckUnused() error {
 	defined := map[string]bool{}
 	for _, d := range p.Defs {
 		defined[d.Name] = true
@@ -99,53 +89,10 @@ func (p *Profile) checkUnused() error {
 	return errs.Err()
 }
 
-type loader struct {
-	read  ReadFile
-	guard Guard
-}
-
-// MaxExtends bounds an extends chain; profiles are read before any
-// profile could raise a limit, so this one is fixed.
-const MaxExtends = 32
-
-func (l *loader) load(p *Profile, path string, chain []string, from filepos.Pos) error {
-	if len(chain) >= MaxExtends {
-		return filepos.Errorf(from, "extends chain longer than %d profiles (a fixed limit; see docs/limits.md)", MaxExtends)
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepos.Errorf(from, "%v", err)
-	}
-	for _, c := range chain {
-		if c == abs {
-			return filepos.Errorf(from, "extends cycle: %s", cycle(chain, abs))
-		}
-	}
-	chain = append(chain, abs)
-	text, err := l.read(path)
-	if err != nil {
-		if from.IsKnown() {
-			return filepos.Errorf(from, "cannot read profile %s: %v", path, filepos.FileError(err))
-		}
-		return filepos.Errorf(filepos.Pos{File: path}, "cannot read profile: %v", filepos.FileError(err))
-	}
-	doc, err := decode(path, text)
-	if err != nil {
-		return err
-	}
-	if doc.Extends.Value != "" {
-		base := besideFile(path, doc.Extends.Value)
-		if err := l.guard("extends", base, doc.Extends.Pos); err != nil {
-			return err
-		}
-		if err := l.load(p, base, chain, doc.Extends.Pos); err != nil {
-			return err
-		}
-	}
-	return p.apply(path, doc, l.guard)
-}
-
-func decode(path string, text []byte) (*fileDoc, error) {
+// Decode reads one profile file: held to the default limits (a profile is
+// read before any profile could raise them), one YAML document, a mapping
+// of known keys, each position naming path.
+func Decode(path string, text []byte) (*File, error) {
 	src := manifest.NewSource(path, text)
 	if _, err := src.Limits.CheckText(src.LimitsFile()); err != nil {
 		return nil, err // profiles are read with the default limits
@@ -153,7 +100,7 @@ func decode(path string, text []byte) (*fileDoc, error) {
 	var root yaml.Node
 	if err := yaml.Load(text, &root); err != nil {
 		if strings.Contains(err.Error(), "no documents in stream") {
-			return &fileDoc{}, nil // empty, as a file of comments is
+			return &File{}, nil // empty, as a file of comments is
 		}
 		if strings.Contains(err.Error(), "expected single document") {
 			return nil, filepos.Errorf(secondDocument(src), "a profile is one YAML document; another one starts here")
@@ -166,7 +113,7 @@ func decode(path string, text []byte) (*fileDoc, error) {
 	if err := manifest.CheckDuplicateKeys(src, &root); err != nil {
 		return nil, err
 	}
-	doc := &fileDoc{}
+	doc := &File{}
 	if root.Kind == 0 {
 		return doc, nil // an empty profile
 	}
@@ -208,7 +155,10 @@ func body(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func (p *Profile) apply(path string, doc *fileDoc, guard Guard) error {
+// Apply layers one decoded file over p: later files override earlier
+// ones, section by section (docs/profiles.md). Paths the file names are
+// resolved beside it and passed by guard.
+func (p *Profile) Apply(path string, doc *File, guard Guard) error {
 	p.Files = append(p.Files, path)
 	if doc.Namespace.Value != "" {
 		p.Namespace = doc.Namespace
@@ -283,7 +233,7 @@ func (p *Profile) applyInjects(path string, entries []yaml.Node, guard Guard) er
 func (p *Profile) applyCheck(path string, c *Check, guard Guard) error {
 	for i := range c.CRDs {
 		crd := &c.CRDs[i]
-		crd.Value = besideFile(path, crd.Value)
+		crd.Value = BesideFile(path, crd.Value)
 		if err := guard("CRD file", crd.Value, crd.Pos); err != nil {
 			return err
 		}
@@ -342,7 +292,7 @@ func (p *Profile) applyTenants(path string, n *yaml.Node) error {
 		if !tenantName.MatchString(key.Value) {
 			return filepos.Errorf(pos, "tenant name %q must be a DNS label (lower-case letters, digits, '-')", key.Value)
 		}
-		var td tenantDoc
+		var td TenantDoc
 		if val.Tag != "!!null" {
 			if err := val.Load(&td, yaml.WithKnownFields()); err != nil {
 				return loadError(manifest.NewSource(path, nil), val, &td, err)
@@ -370,7 +320,7 @@ func (p *Profile) applyInject(path string, in Inject, guard Guard) error {
 		return filepos.Errorf(in.Pos, "inject entry needs a name")
 	}
 	if in.Fragment.Value != "" {
-		in.FragmentPath = besideFile(path, in.Fragment.Value)
+		in.FragmentPath = BesideFile(path, in.Fragment.Value)
 		if err := guard("fragment", in.FragmentPath, in.Fragment.Pos); err != nil {
 			return err
 		}
@@ -387,7 +337,7 @@ func (p *Profile) applyInject(path string, in Inject, guard Guard) error {
 
 func (p *Profile) applyZones(path string, n *yaml.Node) error {
 	return eachEntry(path, n, "zones", func(key, val *yaml.Node) error {
-		var zd zoneDoc
+		var zd ZoneDoc
 		if val.Tag != "!!null" {
 			if err := val.Load(&zd, yaml.WithKnownFields()); err != nil {
 				return loadError(manifest.NewSource(path, nil), val, &zd, err)
@@ -609,7 +559,7 @@ var knownKeys = sync.OnceValue(func() map[string][]string {
 			walk(t.Field(i).Type)
 		}
 	}
-	for _, root := range []any{fileDoc{}, tenantDoc{}, zoneDoc{}, Inject{}} {
+	for _, root := range []any{File{}, TenantDoc{}, ZoneDoc{}, Inject{}} {
 		walk(reflect.TypeOf(root))
 	}
 	return keys
@@ -665,17 +615,9 @@ func setFile(v reflect.Value, file string) {
 	}
 }
 
-func cycle(chain []string, again string) string {
-	var names []string
-	for _, c := range chain {
-		names = append(names, filepath.Base(c))
-	}
-	return strings.Join(append(names, filepath.Base(again)), " -> ")
-}
-
-// besideFile resolves a path written in the profile at path: relative to
+// BesideFile resolves a path written in the profile at path: relative to
 // that file's directory, or as written when absolute.
-func besideFile(path, rel string) string {
+func BesideFile(path, rel string) string {
 	if filepath.IsAbs(rel) {
 		return rel
 	}

@@ -1,4 +1,4 @@
-package profiles
+package loader
 
 import (
 	"errors"
@@ -31,7 +31,7 @@ func FuzzProfile(f *testing.F) {
 			}
 			return nil, &fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist}
 		}
-		p, err := LoadWith("p.yaml", read)
+		p, err := LoadProfileWith("p.yaml", read)
 		if err == nil {
 			if p == nil {
 				t.Fatal("no profile and no error")

@@ -1,4 +1,4 @@
-package profiles
+package loader
 
 import (
 	"fmt"
@@ -6,9 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/kube/kubeapi"
+	"github.com/krender/krender/model/profiles"
 )
 
-func loadFiles(t *testing.T, files map[string]string, root string) (*Profile, error) {
+// loadProfileFiles writes files into a directory of their own and loads the
+// profile root among them, following its extends chain.
+func loadProfileFiles(t *testing.T, files map[string]string, root string) (*profiles.Profile, error) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -20,11 +25,11 @@ func loadFiles(t *testing.T, files map[string]string, root string) (*Profile, er
 			t.Fatal(err)
 		}
 	}
-	return LoadWith(filepath.Join(dir, root), os.ReadFile)
+	return LoadProfileWith(filepath.Join(dir, root), os.ReadFile)
 }
 
 func TestExtendsMergesEachSectionByItsKey(t *testing.T) {
-	p, err := loadFiles(t, map[string]string{
+	p, err := loadProfileFiles(t, map[string]string{
 		"base/base.yaml": `namespace: base-ns
 vars: {A: a0, B: b0}
 tenants:
@@ -83,49 +88,8 @@ zones:
 	}
 }
 
-func TestProfileErrors(t *testing.T) {
-	cases := map[string]string{
-		"vars: {1A: x}\n":                                  `p.yaml:1:8: variable name "1A" must match [A-Za-z_][A-Za-z0-9_]*`,
-		"tenants:\n  Bad_Name: {}\n":                       `p.yaml:2:3: tenant name "Bad_Name" must be a DNS label`,
-		"tenants:\n  t: {vars: [1]}\n":                     `p.yaml:2:13: vars must be a mapping`,
-		"istioGuard: maybe\n":                              `p.yaml:1:13: expected true or false, found str "maybe"`,
-		"istioGuard: maybe-not-today\n":                    `p.yaml:1:13: expected true or false, found str "maybe-n..."`,
-		"istioGuard: [a]\n":                                `p.yaml:1:13: expected true or false, found seq`,
-		"zones:\n  z: {hostAliases: {ip: 1}}\n":            `p.yaml:2:20: expected a list, found map`,
-		"zones:\n  a: {}\n  z: {hostAlias: []}\n":          `p.yaml:3:7: unknown key "hostAlias" (did you mean hostAliases?)`,
-		"inject:\n  - fragment: x.yaml\n":                  `p.yaml:2:5: inject entry needs a name`,
-		"zones:\n  z: {hostAliases: [{ip: 1, host: x}]}\n": `p.yaml:2:29: unknown key "host"`,
-		"namespce: x\n":                                    `p.yaml:1:1: unknown key "namespce" (did you mean namespace?)`,
-		"zones:\n  z: {hostAlias: []}\n":                   `p.yaml:2:7: unknown key "hostAlias" (did you mean hostAliases?)`,
-		"hash: {mode: off, refrences: []}\n":               `p.yaml:1:19: unknown key "refrences" (did you mean references?)`,
-		"limits: {inputNode: 5}\n":                         `p.yaml:1:10: unknown limit "inputNode" (did you mean inputNodes?) (limits: fileBytes`,
-		"substitution:\n  runtimeFields:\n    - {group: example.com, path: spec/x}\n": `p.yaml:3:7: runtime field needs a kind`,
-		"substitution:\n  runtimeFields:\n    - kind: Foo\n":                          `p.yaml:3:7: runtime field needs a path (like spec/scripts/body)`,
-		"substitution:\n  runtimeFields:\n    - {kind: Foo, path: spec//x}\n":         `p.yaml:3:25: path "spec//x" has an empty key`,
-		"substitution:\n  runtimeFields:\n    - {kind: Foo, path: a, to: Secret}\n":   `p.yaml:3:28: unknown key "to"`,
-		"substitution:\n  runtime: []\n":                                              `p.yaml:2:3: unknown key "runtime"`,
-		"substitution:\n  runtimeFields: [spec/x]\n":                                  `p.yaml:2:19: expected a mapping, found str "spec/x"`,
-		"- a\n":                `p.yaml:1:1: a profile must be a mapping`,
-		"extends: nope.yaml\n": `p.yaml:1:10: cannot read profile`,
-	}
-	for body, want := range cases {
-		_, err := loadFiles(t, map[string]string{"p.yaml": body}, "p.yaml")
-		if err == nil {
-			t.Errorf("%q: no error, want %s", body, want)
-			continue
-		}
-		got := err.Error()
-		if i := strings.Index(got, "p.yaml:"); i >= 0 {
-			got = got[i:]
-		}
-		if !strings.HasPrefix(got, want) {
-			t.Errorf("%q:\n got  %s\n want %s", body, got, want)
-		}
-	}
-}
-
 func TestRuntimeFieldsAddUpAcrossExtends(t *testing.T) {
-	p, err := loadFiles(t, map[string]string{
+	p, err := loadProfileFiles(t, map[string]string{
 		"base.yaml": `substitution:
   runtimeFields:
     - {kind: Foo, group: example.com, path: spec/scripts/body}
@@ -162,7 +126,7 @@ func TestAbsolutePathsStayAbsolute(t *testing.T) {
 		t.Fatal(err)
 	}
 	frag := filepath.Join(dir, "frag.yaml")
-	p, err := loadFiles(t, map[string]string{
+	p, err := loadProfileFiles(t, map[string]string{
 		"sub/p.yaml": "extends: " + base + "\ninject:\n  - {name: x, fragment: " + frag + ", container: app}\n",
 	}, "sub/p.yaml")
 	if err != nil {
@@ -173,5 +137,77 @@ func TestAbsolutePathsStayAbsolute(t *testing.T) {
 	}
 	if p.Inject[0].FragmentPath != frag {
 		t.Errorf("fragment path %q, want %q", p.Inject[0].FragmentPath, frag)
+	}
+}
+
+func TestLimitsMergeAcrossExtends(t *testing.T) {
+	p, err := loadProfileFiles(t, map[string]string{
+		"base.yaml": "limits: {nodes: 300000, depth: 50}\n",
+		"env.yaml":  "extends: base.yaml\nlimits: {depth: 60, objects: 5}\n",
+	}, "env.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := p.Limits.OrDefault()
+	if l.Nodes != 300000 || l.Depth != 60 || l.Objects != 5 {
+		t.Fatalf("limits %+v", p.Limits)
+	}
+}
+
+// An extends chain stops at MaxExtends, at the extends line that passes it.
+func TestExtendsChainIsBounded(t *testing.T) {
+	files := map[string]string{}
+	for i := range 1000 {
+		files[fmt.Sprintf("p%d.yaml", i)] = fmt.Sprintf("extends: p%d.yaml\n", i+1)
+	}
+	_, err := loadProfileFiles(t, files, "p0.yaml")
+	want := fmt.Sprintf("p%d.yaml:1:10: extends chain longer than %d profiles", MaxExtends-1, MaxExtends)
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+}
+
+func TestKubeVersionLaterFileOverrides(t *testing.T) {
+	files := map[string]string{
+		"base.yaml": "kubeVersion: \"1.29\"\n",
+		"env.yaml":  "extends: base.yaml\nnamespace: x\nkubeVersion: v1.33.4\n",
+		"same.yaml": "extends: base.yaml\n",
+		"flt.yaml":  "kubeVersion: 1.30\n", // a YAML float; its text is what counts
+		"none.yaml": "vars: {}\n",
+	}
+	for root, want := range map[string]struct {
+		v          kubeapi.Version
+		text, file string
+		line       int
+	}{
+		"env.yaml":  {kubeapi.Version{Major: 1, Minor: 33}, "v1.33.4", "env.yaml", 3},
+		"same.yaml": {kubeapi.Version{Major: 1, Minor: 29}, "1.29", "base.yaml", 1},
+		"flt.yaml":  {kubeapi.Version{Major: 1, Minor: 30}, "1.30", "flt.yaml", 1},
+		"none.yaml": {},
+	} {
+		p, err := loadProfileFiles(t, files, root)
+		if err != nil {
+			t.Fatalf("%s: %v", root, err)
+		}
+		kv := p.KubeVersion
+		if kv.Version != want.v || kv.Value != want.text || kv.Pos.Line != want.line || want.file != "" && filepath.Base(kv.Pos.File) != want.file {
+			t.Errorf("%s: kubeVersion %+v, want %s (%q) at %s:%d", root, kv, want.v, want.text, want.file, want.line)
+		}
+	}
+}
+
+// An extends line naming a file that cannot be read fails at that line.
+func TestExtendsUnreadable(t *testing.T) {
+	want := `p.yaml:1:10: cannot read profile`
+	_, err := loadProfileFiles(t, map[string]string{"p.yaml": "extends: nope.yaml\n"}, "p.yaml")
+	if err == nil {
+		t.Fatalf("no error, want %s", want)
+	}
+	got := err.Error()
+	if i := strings.Index(got, "p.yaml:"); i >= 0 {
+		got = got[i:]
+	}
+	if !strings.HasPrefix(got, want) {
+		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
