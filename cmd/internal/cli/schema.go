@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/lint/rule"
-	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/profiles/schema"
 )
 
 func schemaCmd(stdout io.Writer) *cobra.Command {
@@ -17,7 +17,7 @@ func schemaCmd(stdout io.Writer) *cobra.Command {
   krender schema > krender-profile.schema.json`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			b, err := profiles.Schema(rule.IDs())
+			b, err := schema.Generate(rule.IDs())
 			if err != nil {
 				return err
 			}

@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/inject"
-	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/profiles/schema"
 	"github.com/krender/krender/render/contenthash"
 	"github.com/krender/krender/render/zones"
 )
@@ -52,7 +52,7 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.(map[string]any)["$schema"] != profiles.SchemaDraft {
+	if doc.(map[string]any)["$schema"] != schema.Draft {
 		t.Fatalf("$schema is %v, want draft-07", doc.(map[string]any)["$schema"])
 	}
 	c := jsonschema.NewCompiler()

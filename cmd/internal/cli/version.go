@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/lint/rule"
-	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/profiles/schema"
 )
 
 // versionString says which build this is: the module version `go install
@@ -153,7 +153,7 @@ func contractOf(root *cobra.Command) string {
 	for _, r := range rule.All() {
 		fmt.Fprintf(h, "rule %q %d\n", r.ID, r.Severity)
 	}
-	schema, err := profiles.Schema(rule.IDs())
+	schema, err := schema.Generate(rule.IDs())
 	if err != nil {
 		panic(err) // the types are krender's own: a bug, which the tests meet first
 	}

@@ -1,4 +1,6 @@
-package profiles
+// Package schema writes the profile file format as a JSON Schema
+// (krender schema), reflected from the types profiles.Decode reads into.
+package schema
 
 import (
 	"bytes"
@@ -9,20 +11,21 @@ import (
 	"github.com/invopop/jsonschema"
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/limits"
+	"github.com/krender/krender/model/profiles"
 	"go.yaml.in/yaml/v4"
 )
 
-// SchemaDraft is the JSON Schema version Schema writes: yaml-language-server
+// Draft is the JSON Schema version Generate writes: yaml-language-server
 // validates draft-07 reliably (its 2020-12 support was reverted).
-const SchemaDraft = "http://json-schema.org/draft-07/schema#"
+const Draft = "http://json-schema.org/draft-07/schema#"
 
-// Schema is the profile file format as a JSON Schema, reflected from the
-// types the loader decodes into (File and what it holds), so the schema
+// Generate is the profile file format as a JSON Schema, reflected from the
+// types the loader decodes into (profiles.File and what it holds), so the schema
 // cannot drift from the loader. The loader's checks that a schema cannot
 // express (extends cycles, zone references, hash paths, yq expressions) stay
 // the loader's. checkRules are the rule ids check.disable accepts: package
 // lint owns them, and importing it here would be a cycle.
-func Schema(checkRules []string) ([]byte, error) {
+func Generate(checkRules []string) ([]byte, error) {
 	r := &jsonschema.Reflector{
 		FieldNameTag:               "yaml",
 		RequiredFromJSONSchemaTags: true, // the loader requires keys itself; the few it must have are set below
@@ -41,18 +44,18 @@ func Schema(checkRules []string) ([]byte, error) {
 		s.Version = ""
 		return s
 	}
-	root := reflectType(&File{})
-	root.Version = SchemaDraft
+	root := reflectType(&profiles.File{})
+	root.Version = Draft
 	root.Title = "krender profile"
 	root.Description = "One environment's deploy-time variables, tenants and stage settings (printed by krender schema)."
 
-	tenant := reflectType(&TenantDoc{})
+	tenant := reflectType(&profiles.TenantDoc{})
 	tenant.Properties.Set("vars", varsSchema(schemaDocs["TenantDoc.Vars"]))
-	zone := reflectType(&ZoneDoc{})
+	zone := reflectType(&profiles.ZoneDoc{})
 	props := root.Properties
 	props.Set("vars", varsSchema(schemaDocs["File.Vars"]))
-	props.Set("tenants", mapOf(schemaDocs["File.Tenants"], tenantName.String(), nullable(tenant)))
-	props.Set("inject", &jsonschema.Schema{Description: schemaDocs["File.Inject"], Type: "array", Items: reflectType(&Inject{})})
+	props.Set("tenants", mapOf(schemaDocs["File.Tenants"], profiles.TenantNamePattern, nullable(tenant)))
+	props.Set("inject", &jsonschema.Schema{Description: schemaDocs["File.Inject"], Type: "array", Items: reflectType(&profiles.Inject{})})
 	props.Set("zones", mapOf(schemaDocs["File.Zones"], labelValue, nullable(zone)))
 	props.Set("limits", limitsSchema())
 
@@ -139,13 +142,13 @@ var (
 )
 
 var (
-	strType  = reflect.TypeOf(Str{})
+	strType  = reflect.TypeOf(profiles.Str{})
 	nodeType = reflect.TypeOf(yaml.Node{})
 )
 
 // schemaMapper describes Str, a scalar that remembers where it was written,
 // as the plain string it is in the file. Sections the loader reads as raw
-// nodes are filled in by Schema.
+// nodes are filled in by Generate.
 func schemaMapper(t reflect.Type) *jsonschema.Schema {
 	switch t {
 	case strType:
@@ -173,7 +176,7 @@ func limitsSchema() *jsonschema.Schema {
 // varsSchema: names as envsubst knows them, values any scalar (the loader
 // takes numbers and booleans as their text; an empty value is "").
 func varsSchema(doc string) *jsonschema.Schema {
-	return mapOf(doc, varName.String(), &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "null"}}})
+	return mapOf(doc, profiles.VarNamePattern, &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "null"}}})
 }
 
 // mapOf is a mapping section: keys matching pattern, values of one schema;
@@ -220,25 +223,25 @@ func enum(root *jsonschema.Schema, path []string, values ...any) {
 // schemaDocs are the descriptions editors show, keyed by Go type and field.
 // TestSchemaDescribesEveryKey (cmd/internal/cli) requires one for every key.
 var schemaDocs = map[string]string{
-	"File.Limits":             "Limits on input size and work, so a hostile template cannot exhaust memory (docs/limits.md). Merged key by key across extends.",
-	"File.Substitution":       "Substitution settings: fields of your own custom resources whose undefined $NAME is left for run time.",
+	"File.Limits":                "Limits on input size and work, so a hostile template cannot exhaust memory (docs/limits.md). Merged key by key across extends.",
+	"File.Substitution":          "Substitution settings: fields of your own custom resources whose undefined $NAME is left for run time.",
 	"Substitution.Strict":        "Read the strings of custom resources and annotation values as Kubernetes reads a name: an undefined ${NAME} there is an error, not a warning (Flux's strict mode).",
 	"Substitution.Unused":        "Variables the extends chain defines that these templates need not reference, such as a base's names for other apps: krender does not report them as unused (unused-var).",
 	"Substitution.RuntimeFields": "Fields (kind, optional group, path in kustomize's field-spec syntax) everything below which is a runtime place, like a container's args.",
 	"RuntimeField.Kind":          "Kind of the object holding the field.",
 	"RuntimeField.Group":         "API group of that kind; without it, any group matches.",
 	"RuntimeField.Path":          "Path to the field, keys separated by /, lists crossed without saying so (spec/steps/run).",
-	"File.Extends":            "A profile this one builds on, relative to this file. Its settings come first and this file's override them; chains are allowed, a cycle is an error.",
-	"File.Namespace":          "Namespace of objects that name none (default \"default\"; --namespace overrides).",
-	"File.KubeVersion":        "The Kubernetes release the manifests are for, like \"1.33\" (v1.33 and 1.33.4 work too; quote it): krender check reports APIs removed or not yet served in it as errors, deprecated ones as warnings. A later file overrides (docs/kubeversion.md).",
-	"File.Vars":               "Deploy-time variables: the only names krender substitutes (every other $NAME is left for run time). Later files and tenants override; --set, --set-env and --set-file override all.",
-	"File.Tenants":            "Tenants, in render order: each renders every template once, with its vars layered over the profile's. Merged by name across extends.",
-	"File.Inject":             "Shell fragments merged into selected workloads after substitution, in order. An entry replaces the entry of the same name from an extended profile.",
-	"File.Zones":              "Per-zone host entries, in zone order, written into pods' spec.hostAliases. A later file replaces a zone of the same name.",
-	"File.ZoneHosts":          "How the zones' host entries reach pods. Merged key by key across extends.",
-	"File.Hash":               "Content-hash names for ConfigMaps and Secrets, so that a change rolls the pods that use them.",
-	"File.Check":              "Settings of krender check.",
-	"File.IstioGuard":         "Where a container writes /etc/hosts in a pod with an istio sidecar: true (default) sets holdApplicationUntilProxyStarts; false makes such a pod an error.",
+	"File.Extends":               "A profile this one builds on, relative to this file. Its settings come first and this file's override them; chains are allowed, a cycle is an error.",
+	"File.Namespace":             "Namespace of objects that name none (default \"default\"; --namespace overrides).",
+	"File.KubeVersion":           "The Kubernetes release the manifests are for, like \"1.33\" (v1.33 and 1.33.4 work too; quote it): krender check reports APIs removed or not yet served in it as errors, deprecated ones as warnings. A later file overrides (docs/kubeversion.md).",
+	"File.Vars":                  "Deploy-time variables: the only names krender substitutes (every other $NAME is left for run time). Later files and tenants override; --set, --set-env and --set-file override all.",
+	"File.Tenants":               "Tenants, in render order: each renders every template once, with its vars layered over the profile's. Merged by name across extends.",
+	"File.Inject":                "Shell fragments merged into selected workloads after substitution, in order. An entry replaces the entry of the same name from an extended profile.",
+	"File.Zones":                 "Per-zone host entries, in zone order, written into pods' spec.hostAliases. A later file replaces a zone of the same name.",
+	"File.ZoneHosts":             "How the zones' host entries reach pods. Merged key by key across extends.",
+	"File.Hash":                  "Content-hash names for ConfigMaps and Secrets, so that a change rolls the pods that use them.",
+	"File.Check":                 "Settings of krender check.",
+	"File.IstioGuard":            "Where a container writes /etc/hosts in a pod with an istio sidecar: true (default) sets holdApplicationUntilProxyStarts; false makes such a pod an error.",
 	"TenantDoc.Vars":             "This tenant's variables, layered over the profile's.",
 	"ZoneDoc.HostAliases":        "Host entries of pods in this zone.",
 	"Inject.Name":                "Names the entry in messages and across extends (required).",

@@ -1,4 +1,4 @@
-package profiles_test
+package schema
 
 import (
 	"math/rand/v2"
@@ -6,15 +6,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/krender/krender/model/profiles"
 )
 
 // TestIPPatterns: the schema's ip patterns accept exactly what the loader
 // accepts (netip.ParseAddr without a zone index), on addresses written
 // every way IPv6 allows and on random text near them.
 func TestIPPatterns(t *testing.T) {
-	v4, v6 := regexp.MustCompile(profiles.IPv4Pattern), regexp.MustCompile(profiles.IPv6Pattern)
+	v4, v6 := regexp.MustCompile(IPv4Pattern), regexp.MustCompile(IPv6Pattern)
 	r := rand.New(rand.NewPCG(1, 2))
 	var inputs []string
 	for range 3000 {
