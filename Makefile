@@ -47,12 +47,12 @@ test-unit: tools verify-generated
 # busy cores, with room) plus FUZZTIME (seconds) of fuzzing.
 FUZZ := \
 	./render/subst/shellformat:FuzzShellFormat:10 \
-	./model/profiles:FuzzProfile:10 \
+	./files/loader:FuzzProfile:10 \
 	./cmd/internal/cli:FuzzRender:20 \
 	./inject/yqexpr:FuzzPlan:10 \
 	./render/contenthash:FuzzStringDataSum:20 \
 	./inject:FuzzFill:30 \
-	./model/manifest:FuzzTextBounds:10 \
+	./model/limits:FuzzTextBounds:10 \
 	./model/manifest:FuzzEmitter:10 \
 	./lint/crd:FuzzValidate:20 \
 	./lint/fieldcheck:FuzzFastPath:90
