@@ -2,7 +2,7 @@
 // run's model from files (package loader), choose its units from the
 // flags, and build the engine (Engine, Load), list references (Vars) or
 // tenants (Tenants); package action/renderout is render's output. It is the lean layer: `krender check` and `krender fn`
-// build their linters on it (check.Run, krm.Run), it never on them.
+// build their linters on it (check.Check, krm.Fn), it never on them.
 package action
 
 import (
