@@ -1,8 +1,10 @@
 // Package action is what krender's commands do, over the engine: load a
 // run's model from files (package loader), choose its units from the
-// flags, and build the engine (Engine, Load), list references (Vars) or
-// tenants (Tenants); package action/renderout is render's output. It is the lean layer: `krender check` and `krender fn`
-// build their linters on it (check.Run, krm.Run), it never on them.
+// flags, and build the engine (Engine, Load); one type per command, whose
+// Run returns what there is to print: Vars, Tenants, Schema, Version.
+// Package action/renderout is render's, action/gc is gc's. It is the lean
+// layer: `krender check` and `krender fn` build their actions on it
+// (check.Check, krm.Fn), it never on them.
 package action
 
 import (

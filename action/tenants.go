@@ -6,11 +6,21 @@ import (
 	"github.com/krender/krender/model/manifest"
 )
 
-// Tenants is the tenants action: the profile's tenants in profile order,
-// none for a profile without. No templates are read: the profile is
-// loaded and checked as render loads it (extends, fragments), nothing else.
-func Tenants(fsys fs.FS, profile string) ([]string, error) {
-	e, err := Engine(fsys, Options{Profile: profile, Templates: []*manifest.Object{}})
+// Tenants is `krender tenants`, the action: the profile's tenants in
+// profile order, none for a profile without. No templates are read: the
+// profile is loaded and checked as render loads it (extends, fragments),
+// nothing else.
+type Tenants struct {
+	// FS holds the profile and the files it names, paths as users type
+	// them (see package userfs).
+	FS fs.FS
+	// Profile is the profile's path (-p).
+	Profile string
+}
+
+// Run returns the tenants' names.
+func (t *Tenants) Run() ([]string, error) {
+	e, err := Engine(t.FS, Options{Profile: t.Profile, Templates: []*manifest.Object{}})
 	if err != nil {
 		return nil, err
 	}

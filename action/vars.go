@@ -2,32 +2,47 @@ package action
 
 import (
 	"fmt"
-	"io"
 	"io/fs"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/krender/krender/internal/mask"
+	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
 )
 
-// Vars is the vars action: it lists, per template location, what
-// substitution does with each reference, like `envsubst -v` but per place
-// and per tenant. Values of CI's secrets, and of variables that reach a
-// Secret's data, are masked.
-func Vars(fsys fs.FS, o Options, w io.Writer) error {
-	e, err := Engine(fsys, o)
-	if err != nil {
-		return err
-	}
-	return WriteVars(e, w)
+// Vars is `krender vars`, the action: it lists, per template location,
+// what substitution does with each reference, like `envsubst -v` but per
+// place and per tenant. Values of CI's secrets, and of variables that reach
+// a Secret's data, are masked in the rows it returns.
+type Vars struct {
+	Options
+	// FS holds the templates and profiles, paths as users type them (see
+	// package userfs).
+	FS fs.FS
 }
 
-// WriteVars prints the vars table of e's units.
-func WriteVars(e *render.Engine, w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tREADER\tACTION")
+// VarsRow is one reference at one place for one tenant.
+type VarsRow struct {
+	Location  filepos.Pos
+	Tenant    string // "" for a profile without tenants
+	Reference string // as written: `$NAME` or `${NAME}`
+	Reader    string // who reads the string (manifest.Ref.Reader)
+	Action    string // what substitution does with it, secrets masked
+}
+
+// Run returns the rows, unit by unit, template by template.
+func (v *Vars) Run() ([]VarsRow, error) {
+	e, err := Engine(v.FS, v.Options)
+	if err != nil {
+		return nil, err
+	}
+	return varsRows(e)
+}
+
+// varsRows lists the references of e's units.
+func varsRows(e *render.Engine) ([]VarsRow, error) {
+	var rows []VarsRow
 	for _, u := range e.Units {
 		vars := u.Vars.Map()
 		for _, v := range u.Vars {
@@ -35,21 +50,17 @@ func WriteVars(e *render.Engine, w io.Writer) error {
 				vars[v.Name] = mask.Mask
 			}
 		}
-		tenant := u.Tenant
-		if tenant == "" {
-			tenant = "-"
-		}
 		for _, t := range e.Templates {
 			refs, err := e.References(u, t, vars)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			for _, oc := range refs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", oc.Pos, tenant, oc.Text, oc.Reader, action(oc, vars, e.SecretVar))
+				rows = append(rows, VarsRow{Location: oc.Pos, Tenant: u.Tenant, Reference: oc.Text, Reader: oc.Reader, Action: action(oc, vars, e.SecretVar)})
 			}
 		}
 	}
-	return tw.Flush()
+	return rows, nil
 }
 
 // quote shows a value as Go would quote it, and a secret's mask bare.

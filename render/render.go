@@ -70,7 +70,7 @@ type Config struct {
 	// Once says the engine renders once: the last unit takes each template
 	// as it copies it, so that a run of one large unit holds one copy of
 	// the templates rather than two. Map then cannot run again, nor
-	// the vars listing (action.WriteVars).
+	// the vars listing (action.Vars).
 	Once bool
 	// AfterStage, when set, sees every unit's set after each stage, named
 	// by its type: tests check there what each stage left

@@ -44,7 +44,7 @@ func benchCheck(b *testing.B, custom bool) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if findings, err = check.Run(fsys, opts, cfg); err != nil {
+				if findings, err = (&check.Check{FS: fsys, Options: opts, Config: cfg}).Run(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -91,7 +91,7 @@ func BenchmarkCheckVsRender(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/check", tenants), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := check.Run(fsys, opts, check.Config{Validator: validator.APIServer{}}); err != nil {
+				if _, err := (&check.Check{FS: fsys, Options: opts, Config: check.Config{Validator: validator.APIServer{}}}).Run(); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -49,7 +49,7 @@ func TestCRDAcrossTenants(t *testing.T) {
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fs, err := Run(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config{Validator: validator.APIServer{}})
+	fs, err := (&Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config: Config{Validator: validator.APIServer{}}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,11 +99,11 @@ func TestNeedsValidator(t *testing.T) {
 				fsys[name] = &fstest.MapFile{Data: []byte(text)}
 			}
 			opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}
-			want, err := Run(fsys, opts, Config{Validator: validator.APIServer{}})
+			want, err := (&Check{FS: fsys, Options: opts, Config: Config{Validator: validator.APIServer{}}}).Run()
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Run(fsys, opts, Config{})
+			got, err := (&Check{FS: fsys, Options: opts}).Run()
 			switch {
 			case c.needs && (!errors.Is(err, ErrNeedsValidator) || got != nil):
 				t.Errorf("without a Validator: %v, %d findings; want ErrNeedsValidator and none", err, len(got))

@@ -10,18 +10,29 @@ import (
 	"github.com/krender/krender/render"
 )
 
-// Run is the check action: it loads the run's inputs, builds the linter
-// for their profile and renders everything in memory with it as the
-// engine's check stage, past undefined variables (they become findings).
-// It returns what the rules found and the stages noted, as one list.
-// Nothing is written.
-func Run(fsys fs.FS, opts action.Options, cfg Config) ([]Finding, error) {
-	in, err := action.Load(fsys, opts)
+// Check is `krender check`, the action: it loads the run's inputs, builds
+// the linter for their profile and renders everything in memory with it as
+// the engine's check stage, past undefined variables (they become
+// findings). It stands in lint, not in action, because the linter stands
+// above action (see internal/layers). Nothing is written.
+type Check struct {
+	action.Options
+	// Config is the linter's; its FS and Root default to the action's.
+	Config Config
+	// FS holds the templates and profiles, paths as users type them (see
+	// package userfs).
+	FS fs.FS
+}
+
+// Run returns what the rules found and the stages noted, as one list.
+func (c *Check) Run() ([]Finding, error) {
+	in, err := action.Load(c.FS, c.Options)
 	if err != nil {
 		return nil, err
 	}
+	cfg := c.Config
 	if cfg.FS == nil {
-		cfg.FS = fsys
+		cfg.FS = c.FS
 	}
 	if cfg.Root == nil {
 		cfg.Root = in.Root

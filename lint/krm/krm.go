@@ -94,20 +94,32 @@ type File struct {
 	Index int    `yaml:"index,omitempty"`
 }
 
-// Run renders the ResourceList read from in and writes the result to out,
-// only when everything succeeded: an orchestrator must never mistake half a
-// list for the output. The notes are the stages' messages, for stderr.
-//
-// The profile, named by functionConfig (a file of the repository like any
-// other), must lie within root as the files it names must; nil root: the
-// default root of fsys (the git work tree holding the directory the
-// function runs in).
-//
-// lint adds check's findings to the results, unless functionConfig says
-// spec.check: false; without one, Run returns ErrNeedsLinter for a
-// functionConfig that asks for them.
-func Run(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root, lint Linter) ([]filepos.Note, error) {
-	text, err := io.ReadAll(in)
+// Fn is `krender fn`, the action: it renders the ResourceList read from In
+// and writes the result to Out, only when everything succeeded: an
+// orchestrator must never mistake half a list for the output.
+type Fn struct {
+	In  io.Reader
+	Out io.Writer
+	// FS holds the profile and the files it names, paths as users type
+	// them (see package userfs).
+	FS fs.FS
+	// Secrets are CI's secrets (--set-env, --set-file), as in
+	// action.Options.
+	Secrets []action.Secret
+	// Root is where the profile, named by functionConfig (a file of the
+	// repository like any other), and the files it names must lie; nil:
+	// the default root of FS (the git work tree holding the directory the
+	// function runs in).
+	Root *loadroot.Root
+	// Linter adds check's findings to the results, unless functionConfig
+	// says spec.check: false; without one, Run returns ErrNeedsLinter for
+	// a functionConfig that asks for them.
+	Linter Linter
+}
+
+// Run renders and writes; the notes are the stages' messages, for stderr.
+func (f *Fn) Run() ([]filepos.Note, error) {
+	text, err := io.ReadAll(f.In)
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +128,8 @@ func Run(in io.Reader, out io.Writer, fsys fs.FS, secrets []action.Secret, root 
 	if err != nil {
 		return nil, err
 	}
-	loc := newLocator(src, fsys, list)
-	notes, err := run(src, list, loc, out, fsys, secrets, root, lint)
+	loc := newLocator(src, f.FS, list)
+	notes, err := run(src, list, loc, f.Out, f.FS, f.Secrets, f.Root, f.Linter)
 	return loc.notes(notes), loc.errors(err)
 }
 

@@ -73,7 +73,7 @@ func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) 
 	t.Helper()
 	var out bytes.Buffer
 	// The notes (stderr's messages) are TestLocate's subject, not these tests'.
-	_, err := krm.Run(strings.NewReader(in), &out, fsys, nil, nil, check.KRMLinter(validator.APIServer{}))
+	_, err := (&krm.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
 	if err != nil {
 		if out.Len() > 0 {
 			t.Fatalf("wrote output on error: %s", out.String())
@@ -276,7 +276,7 @@ func TestTenants(t *testing.T) {
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
 	var out bytes.Buffer
-	if _, err := krm.Run(strings.NewReader(in), &out, smallFS(), []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, nil, check.KRMLinter(validator.APIServer{})); err != nil {
+	if _, err := (&krm.Fn{In: strings.NewReader(in), Out: &out, FS: smallFS(), Secrets: []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, Linter: check.KRMLinter(validator.APIServer{})}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	i := strings.Index(out.String(), "results:")
@@ -291,7 +291,7 @@ func TestSecretsMaskedInResults(t *testing.T) {
 func TestCheckFalse(t *testing.T) {
 	off := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: false", 1)
 	var out bytes.Buffer
-	if _, err := krm.Run(strings.NewReader(off), &out, smallFS(), nil, nil, nil); err != nil {
+	if _, err := (&krm.Fn{In: strings.NewReader(off), Out: &out, FS: smallFS()}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	var list map[string]any
@@ -302,7 +302,7 @@ func TestCheckFalse(t *testing.T) {
 		t.Errorf("check: false: %d items, results %v; want the items and no results", len(items), list["results"])
 	}
 	out.Reset()
-	if _, err := krm.Run(strings.NewReader(small), &out, smallFS(), nil, nil, nil); !errors.Is(err, krm.ErrNeedsLinter) || out.Len() > 0 {
+	if _, err := (&krm.Fn{In: strings.NewReader(small), Out: &out, FS: smallFS()}).Run(); !errors.Is(err, krm.ErrNeedsLinter) || out.Len() > 0 {
 		t.Errorf("check on, no linter: %v, %d bytes out; want ErrNeedsLinter and nothing", err, out.Len())
 	}
 	bad := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: \"false\"", 1)

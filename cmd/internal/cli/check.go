@@ -5,15 +5,15 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/report"
 )
 
-// checkCmd is `krender check`: its work is the linter's (check.Run); the
-// command holds the hand-over to krender-check where it lacks the validator.
+// checkCmd is `krender check`: flags into a check.Check, its Run, the
+// findings printed; the command holds the hand-over to krender-check where
+// it lacks the validator.
 func checkCmd(h *host) *cobra.Command {
-	var o action.Options
+	k := &check.Check{FS: h.fsys}
 	var format string
 	c := &cobra.Command{
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
@@ -27,14 +27,15 @@ func checkCmd(h *host) *cobra.Command {
 			if err := report.Write(io.Discard, format, nil); err != nil {
 				return err // an unknown --format, before anything is read
 			}
-			if h.validator == nil && len(o.CRDs) > 0 {
+			if h.validator == nil && len(k.CRDs) > 0 {
 				return h.delegate() // CRDs need the API server's code
 			}
 			if err := h.holdStdin(args); err != nil {
 				return err
 			}
-			o.Paths, o.Stdin = args, h.stdin
-			fs, err := check.Run(h.fsys, o, check.Config{Verbose: h.verbose > 0, CRDs: o.CRDs, Validator: h.validator})
+			k.Paths, k.Stdin = args, h.stdin
+			k.Config = check.Config{Verbose: h.verbose > 0, CRDs: k.CRDs, Validator: h.validator}
+			fs, err := k.Run()
 			if h.needsValidator(err) {
 				return h.delegate()
 			}
@@ -54,7 +55,7 @@ func checkCmd(h *host) *cobra.Command {
 			return nil
 		},
 	}
-	renderFlags(c, &o, h)
+	renderFlags(c, &k.Options, h)
 	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
 	return c
 }

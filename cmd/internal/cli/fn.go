@@ -11,6 +11,8 @@ import (
 	"github.com/krender/krender/render"
 )
 
+// fnCmd is `krender fn`: flags into a krm.Fn, its Run over the list held
+// for a hand-over, the notes and the list printed.
 func fnCmd(h *host) *cobra.Command {
 	var sf secretFlags
 	var rf rootFlags
@@ -49,7 +51,8 @@ to standard output.`,
 				return err
 			}
 			var out bytes.Buffer
-			notes, err := krm.Run(bytes.NewReader(list), &out, h.fsys, o.Secrets, root, check.KRMLinter(h.validator))
+			fn := krm.Fn{In: bytes.NewReader(list), Out: &out, FS: h.fsys, Secrets: o.Secrets, Root: root, Linter: check.KRMLinter(h.validator)}
+			notes, err := fn.Run()
 			if h.needsValidator(err) {
 				return h.delegate()
 			}

@@ -7,17 +7,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action/gc"
-	"github.com/krender/krender/files/loader"
-	"github.com/krender/krender/model/profiles"
-	"github.com/krender/krender/render/contenthash"
 )
 
-// gcCmd is `krender gc`. Its flags are read here, before anything else;
-// the work needs client-go, which only krender-check links, so krender
-// hands the command line over as check does with --crds.
+// gcCmd is `krender gc`: flags into a gc.Collect, its Run. The flags are
+// checked here, before anything else: the work needs client-go, which only
+// krender-check links, so krender hands the command line over as check
+// does with --crds.
 func gcCmd(h *host) *cobra.Command {
-	var o gc.Options
-	var profile string
+	g := &gc.Collect{FS: h.fsys}
+	o := &g.Options
 	var rf rootFlags
 	c := &cobra.Command{
 		Use:   "gc [-n NAMESPACE | -A] [--dry-run] [--kubeconfig FILE] [--context NAME] [-o text|json] [-p PROFILE]",
@@ -42,11 +40,15 @@ func gcCmd(h *host) *cobra.Command {
 			if h.collector == nil {
 				return h.delegate() // client-go lives in krender-check
 			}
-			if err := h.gcTable(&o, &rf, profile); err != nil {
-				return err
+			if g.Profile != "" { // --root goes with -p alone
+				root, err := rf.resolve(h.fsys)
+				if err != nil {
+					return err
+				}
+				g.Root = root
 			}
-			o.Env = h.env
-			return h.collector(context.Background(), o, h.stdout)
+			g.Env, g.Collector = h.env, h.collector
+			return g.Run(context.Background(), h.stdout)
 		},
 	}
 	f := c.Flags()
@@ -56,33 +58,7 @@ func gcCmd(h *host) *cobra.Command {
 	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
 	f.StringVar(&o.Context, "context", "", "kubeconfig context (default: the current one)")
 	f.StringVarP(&o.Output, "output", "o", "text", "text (one line per object, then a summary) or json")
-	f.StringVarP(&profile, "profile", "p", "", "the profile whose hash.references name custom workloads' reference fields (default: the built-in ones only)")
+	f.StringVarP(&g.Profile, "profile", "p", "", "the profile whose hash.references name custom workloads' reference fields (default: the built-in ones only)")
 	rf.register(c)
 	return c
-}
-
-// gcTable gives o the hash stage's reference table, with the profile's
-// fields when one is given, and the kinds those fields are on.
-func (h *host) gcTable(o *gc.Options, rf *rootFlags, profile string) error {
-	var hash profiles.Hash
-	if profile != "" {
-		root, err := rf.resolve(h.fsys)
-		if err != nil {
-			return err
-		}
-		p, err := loader.Profile(h.fsys, root, profile)
-		if err != nil {
-			return err
-		}
-		hash = p.Hash
-		for _, r := range hash.References {
-			o.Custom = append(o.Custom, gc.Kind{Group: r.Group.Value, Kind: r.Kind.Value})
-		}
-	}
-	st, err := contenthash.New(hash)
-	if err != nil {
-		return err
-	}
-	o.Table = st.References()
-	return nil
 }

@@ -5,10 +5,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/lint/rule"
-	"github.com/krender/krender/model/profiles/schema"
 )
 
+// schemaCmd is `krender schema`: an action.Schema with check's rule ids,
+// its Run, the bytes printed.
 func schemaCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "schema",
@@ -17,7 +19,7 @@ func schemaCmd(stdout io.Writer) *cobra.Command {
   krender schema > krender-profile.schema.json`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			b, err := schema.Generate(rule.IDs())
+			b, err := (&action.Schema{Rules: rule.IDs()}).Run()
 			if err != nil {
 				return err
 			}

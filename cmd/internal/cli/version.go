@@ -5,62 +5,23 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/lint/rule"
-	"github.com/krender/krender/model/profiles/schema"
 )
 
-// versionString says which build this is: the module version `go install
-// module@version` stamps, or for a local build "(devel)" and the commit it
-// was built from, so a CI log ties rendered output to a revision.
-func versionString(bi *debug.BuildInfo, ok bool) string {
-	if !ok || bi == nil {
-		return "krender (no build information)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	rev, modified := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	out := "krender " + v
-	switch {
-	case rev != "":
-		out += " revision " + rev
-		if modified {
-			out += " (modified)"
-		}
-	case v == "(devel)":
-		// A worktree, a tarball or -buildvcs=false: go stamps no revision.
-		out += " revision unknown"
-	}
-	return out + " " + bi.GoVersion
-}
+// buildVersion is this binary's version line (action.Version).
+func buildVersion() string { return (&action.Version{}).Run() }
 
-func buildVersion() string { return versionString(debug.ReadBuildInfo()) }
+// moduleVersion is what `go install ...@VERSION` takes for this build.
+func moduleVersion() string { return (&action.Version{}).Module() }
 
-// moduleVersion is what `go install ...@VERSION` takes for this build:
-// its module version, or latest for a local build.
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "latest"
-}
-
+// versionCmd is `krender version`: action.Version's line printed.
 func versionCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
@@ -69,16 +30,20 @@ func versionCmd(stdout io.Writer) *cobra.Command {
   krender --version`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintln(stdout, buildVersion())
+			_, err := fmt.Fprintln(stdout, (&action.Version{}).Run())
 			return err
 		},
 	}
 }
 
 // build is what krender and krender-check tell each other of themselves
-// at a hand-over: where each came from, and what each reads.
+// at a hand-over: where each came from, and what each reads. The hand-over
+// stays in the command line rather than in action.Version: its contract is
+// a digest of the cobra command tree (every command and flag) and of
+// check's rules, which only this layer sees whole; what the build is comes
+// from action.Version.
 type build struct {
-	// Version is versionString's line, for messages.
+	// Version is action.Version's line, for messages.
 	Version string `json:"version"`
 	// Source names the source a build came from: "revision <commit>" of a
 	// clean checkout, or "version <v>" of `go install module@v`; "" when
@@ -87,30 +52,6 @@ type build struct {
 	Source string `json:"source,omitempty"`
 	// Contract is a digest of what the two must read alike (contract).
 	Contract string `json:"contract"`
-}
-
-// sourceOf is build.Source for a binary's build information.
-func sourceOf(bi *debug.BuildInfo, ok bool) string {
-	if !ok || bi == nil {
-		return ""
-	}
-	rev, modified := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	v := bi.Main.Version
-	switch {
-	case rev != "" && !modified:
-		return "revision " + rev
-	case rev == "" && v != "" && v != "(devel)" && !strings.HasSuffix(v, "+dirty"):
-		return "version " + v
-	}
-	return ""
 }
 
 // handoverProtocol numbers the way krender hands a command to
@@ -153,7 +94,7 @@ func contractOf(root *cobra.Command) string {
 	for _, r := range rule.All() {
 		fmt.Fprintf(h, "rule %q %d\n", r.ID, r.Severity)
 	}
-	schema, err := schema.Generate(rule.IDs())
+	schema, err := (&action.Schema{Rules: rule.IDs()}).Run()
 	if err != nil {
 		panic(err) // the types are krender's own: a bug, which the tests meet first
 	}
@@ -163,7 +104,7 @@ func contractOf(root *cobra.Command) string {
 
 // thisBuild is this binary's build.
 func thisBuild() build {
-	return build{Version: buildVersion(), Source: sourceOf(debug.ReadBuildInfo()), Contract: contract()}
+	return build{Version: buildVersion(), Source: (&action.Version{}).Source(), Contract: contract()}
 }
 
 // sameBuild says why a krender-check of build self must not run what a

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -18,29 +17,6 @@ import (
 )
 
 func TestMain(m *testing.M) { testtool.Main(m) }
-
-func TestVersionString(t *testing.T) {
-	info := func(version string, settings ...debug.BuildSetting) *debug.BuildInfo {
-		return &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/krender/krender", Version: version}, Settings: settings}
-	}
-	rev := debug.BuildSetting{Key: "vcs.revision", Value: "913afa96d32f900d1e4106209af840b84fb4e582"}
-	for _, c := range []struct {
-		bi   *debug.BuildInfo
-		want string
-	}{
-		{info("v1.4.0"), "krender v1.4.0 go1.26.8"},
-		{info("(devel)", rev), "krender (devel) revision 913afa96d32f900d1e4106209af840b84fb4e582 go1.26.8"},
-		{info("(devel)", rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "krender (devel) revision 913afa96d32f900d1e4106209af840b84fb4e582 (modified) go1.26.8"},
-		{info(""), "krender (devel) revision unknown go1.26.8"},
-	} {
-		if got := versionString(c.bi, true); got != c.want {
-			t.Errorf("got %q, want %q", got, c.want)
-		}
-	}
-	if got := versionString(nil, false); got != "krender (no build information)" {
-		t.Errorf("no build info: %q", got)
-	}
-}
 
 // TestVersionOfLocalBuild runs a real build: `krender version` and
 // `krender --version` print the same line, with the commit checked out. Go
@@ -99,39 +75,6 @@ func TestShortVIsVerbose(t *testing.T) {
 	if code != 0 || strings.HasPrefix(out.String(), "krender ") || !strings.Contains(out.String(), "-v, --verbose") ||
 		strings.Contains(out.String(), "-v, --version") {
 		t.Fatalf("-v: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
-	}
-}
-
-// TestSourceOf: a build names its source where it knows it, whether `make
-// build` in a clone (a pseudo-version and the revision) or `go install
-// module@version`; not for a modified checkout, -buildvcs=false, a
-// worktree or `go install ./cmd/...` there ("(devel)", no revision).
-func TestSourceOf(t *testing.T) {
-	info := func(version string, settings ...debug.BuildSetting) *debug.BuildInfo {
-		return &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/krender/krender", Version: version}, Settings: settings}
-	}
-	const commit = "9c5ccef0a5e1d2b3c4d5e6f708192a3b4c5d6e7f"
-	rev := debug.BuildSetting{Key: "vcs.revision", Value: commit}
-	modified := debug.BuildSetting{Key: "vcs.modified", Value: "true"}
-	clean := debug.BuildSetting{Key: "vcs.modified", Value: "false"}
-	for _, c := range []struct {
-		bi   *debug.BuildInfo
-		want string
-	}{
-		{info("v0.0.0-20261201120000-9c5ccef0a5e1", rev, clean), "revision " + commit},
-		{info("(devel)", rev), "revision " + commit},
-		{info("v0.0.0-20261201120000-9c5ccef0a5e1+dirty", rev, modified), ""},
-		{info("(devel)"), ""},
-		{info(""), ""},
-		{info("v1.4.0"), "version v1.4.0"},
-		{info("v1.4.0+dirty"), ""},
-	} {
-		if got := sourceOf(c.bi, true); got != c.want {
-			t.Errorf("%s %v: got %q, want %q", c.bi.Main.Version, c.bi.Settings, got, c.want)
-		}
-	}
-	if got := sourceOf(nil, false); got != "" {
-		t.Errorf("no build info: %q", got)
 	}
 }
 
