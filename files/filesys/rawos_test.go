@@ -4,22 +4,29 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/gosrc"
 )
 
-// fileCalls are the functions of package os that touch files: outside cmd
-// and Dir, krender goes through a FileSystem instead.
-var fileCalls = map[string]bool{
-	"Open": true, "OpenFile": true, "OpenRoot": true, "OpenInRoot": true, "DirFS": true, "CopyFS": true,
-	"ReadFile": true, "WriteFile": true, "Create": true, "CreateTemp": true, "MkdirTemp": true,
-	"Mkdir": true, "MkdirAll": true, "Remove": true, "RemoveAll": true, "Rename": true,
-	"Stat": true, "Lstat": true, "ReadDir": true, "Readlink": true, "Symlink": true, "Link": true,
-	"Getwd": true, "Chdir": true, "Chmod": true, "Chown": true, "Lchown": true, "Chtimes": true, "Truncate": true,
+// fileCalls are the functions that touch files, or read the working
+// directory, by package: outside cmd and Dir, krender goes through a
+// FileSystem instead (Getwd and RealPath for filepath.Abs and
+// EvalSymlinks; userfs.Abs on any fs.FS). All of io/ioutil is refused.
+var fileCalls = map[string]map[string]bool{
+	"os": {
+		"Open": true, "OpenFile": true, "OpenRoot": true, "OpenInRoot": true, "DirFS": true, "CopyFS": true,
+		"ReadFile": true, "WriteFile": true, "Create": true, "CreateTemp": true, "MkdirTemp": true,
+		"Mkdir": true, "MkdirAll": true, "Remove": true, "RemoveAll": true, "Rename": true,
+		"Stat": true, "Lstat": true, "ReadDir": true, "Readlink": true, "Symlink": true, "Link": true,
+		"Getwd": true, "Chdir": true, "Chmod": true, "Chown": true, "Lchown": true, "Chtimes": true, "Truncate": true,
+	},
+	"path/filepath": {"Abs": true, "EvalSymlinks": true, "Walk": true, "WalkDir": true, "Glob": true},
+	"io/ioutil":     nil,
 }
 
 // allowed are the folders whose code may call os for files: the command
@@ -27,15 +34,15 @@ var fileCalls = map[string]bool{
 var allowed = []string{"cmd/", "hack/", "files/filesys/os.go", "internal/testing/", "e2e/"}
 
 // rawCalls lists "file:line: os.X" for each call of a fileCalls function in
-// src (any import name of os, io/ioutil whole).
+// src (any import name of the package).
 func rawCalls(fset *token.FileSet, f *ast.File) []string {
 	names := map[string]string{}
 	for _, imp := range f.Imports {
 		p, _ := strconv.Unquote(imp.Path.Value)
-		if p != "os" && p != "io/ioutil" {
+		if _, ok := fileCalls[p]; !ok {
 			continue
 		}
-		name := filepath.Base(p)
+		name := path.Base(p)
 		if imp.Name != nil {
 			name = imp.Name.Name
 		}
@@ -51,7 +58,7 @@ func rawCalls(fset *token.FileSet, f *ast.File) []string {
 		if !ok {
 			return true
 		}
-		if p := names[x.Name]; p == "io/ioutil" || p == "os" && fileCalls[sel.Sel.Name] {
+		if p, ok := names[x.Name]; ok && (p == "io/ioutil" || fileCalls[p][sel.Sel.Name]) {
 			found = append(found, fset.Position(sel.Pos()).String()+": "+p+"."+sel.Sel.Name)
 		}
 		return true
@@ -65,6 +72,7 @@ import (
 	"os"
 	sys "os"
 	"io/ioutil"
+	fp "path/filepath"
 )
 func f() {
 	os.ReadFile("a")
@@ -72,6 +80,9 @@ func f() {
 	ioutil.ReadAll(nil)
 	os.Exit(1)
 	_ = os.Stdout
+	fp.Abs("a")
+	fp.EvalSymlinks("a")
+	fp.Join("a", "b")
 }`
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
@@ -79,7 +90,7 @@ func f() {
 		t.Fatal(err)
 	}
 	got := strings.Join(rawCalls(fset, f), "\n")
-	want := "p.go:8:2: os.ReadFile\np.go:9:2: os.Getwd\np.go:10:2: io/ioutil.ReadAll"
+	want := "p.go:9:2: os.ReadFile\np.go:10:2: os.Getwd\np.go:11:2: io/ioutil.ReadAll\np.go:14:2: path/filepath.Abs\np.go:15:2: path/filepath.EvalSymlinks"
 	if got != want {
 		t.Fatalf("rawCalls found\n%s\nwant\n%s", got, want)
 	}
@@ -88,44 +99,13 @@ func f() {
 // TestNoRawFileCalls holds krender to one way of touching files: code
 // outside cmd, hack, test support and Dir calls no os function on files.
 func TestNoRawFileCalls(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("the module root %s: %v", root, err)
-	}
-	fset := token.NewFileSet()
-	scanned := 0
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
-		if d.IsDir() {
-			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || isAllowed(rel+"/")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || isAllowed(rel) {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		scanned++
-		for _, c := range rawCalls(fset, f) {
-			t.Errorf("%s: call it through a filesys.FileSystem (files/filesys), the one way krender touches files", strings.TrimPrefix(c, root+string(filepath.Separator)))
-		}
-		return nil
+	tr := gosrc.Read(t, parser.SkipObjectResolution, func(rel string, test bool) bool {
+		return !test && !isAllowed(rel)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if scanned == 0 {
-		t.Fatalf("found no Go file under %s", root)
+	for _, f := range tr.Files {
+		for _, c := range rawCalls(tr.Fset, f.AST) {
+			t.Errorf("%s: call it through a filesys.FileSystem (files/filesys), the one way krender touches files", strings.TrimPrefix(c, tr.Root+string(filepath.Separator)))
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ func loadFiles(fsys fs.FS, root *loadroot.Root, lim limits.Limits, what string, 
 	l.read = userfs.ReadLimited(fsys, l.maxBytes)
 	skipped := map[string]bool{}
 	for _, f := range skip {
-		skipped[sameFile(f)] = true
+		skipped[sameFile(fsys, f)] = true
 	}
 	var objs []*manifest.Object
 	var errs filepos.List
@@ -155,8 +155,8 @@ func (l *fileLoader) text(f string) (string, []byte, error) {
 }
 
 // sameFile is a key under which two spellings of one path compare equal.
-func sameFile(p string) string {
-	if abs, err := filepath.Abs(p); err == nil {
+func sameFile(fsys fs.FS, p string) string {
+	if abs, err := userfs.Abs(fsys, p); err == nil {
 		return abs
 	}
 	return filepath.Clean(p)
@@ -198,7 +198,7 @@ func manifestFiles(fsys fs.FS, root *loadroot.Root, what, p string, skip map[str
 				if err := walk(name); err != nil {
 					return err
 				}
-			case skip[sameFile(name)]:
+			case skip[sameFile(fsys, name)]:
 			case strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml"):
 				if e.Type()&fs.ModeSymlink != 0 {
 					if err := root.CheckWalked(what, p, name); err != nil {

@@ -147,7 +147,7 @@ func (w Writer) workDir() (string, error) {
 	if w.Guard.WorkDir == "" {
 		return filesys.OS.Getwd()
 	}
-	return filepath.Abs(w.Guard.WorkDir)
+	return filesys.Dir(w.Guard.WorkDir).Getwd()
 }
 
 // resolve makes p absolute from wd and, on the real file system seen from

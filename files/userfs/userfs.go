@@ -11,8 +11,9 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/krender/krender/files/filesys"
 	"strings"
+
+	"github.com/krender/krender/files/filesys"
 )
 
 // Dir is the real file system (filesys.Dir), kept under its old name.
@@ -57,6 +58,25 @@ func RealPath(fsys fs.FS, p string) (string, error) {
 		return r.RealPath(p)
 	}
 	return Clean(p), nil
+}
+
+// Abs is p made absolute from fsys's working directory (a FileSystem's
+// Getwd), without following links: a key under which two spellings of one
+// path compare equal. A file system without a working directory (such as
+// fstest.MapFS) gets p cleaned.
+func Abs(fsys fs.FS, p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	w, ok := fsys.(interface{ Getwd() (string, error) })
+	if !ok {
+		return Clean(p), nil
+	}
+	wd, err := w.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(wd, p), nil
 }
 
 // ReadLimited reads files of fsys up to max+1 bytes: enough for the

@@ -65,3 +65,26 @@ func TestMapFSGetsCleanPaths(t *testing.T) {
 		t.Errorf("ReadLimited(0) = %q, %v; want one byte past the limit", b, err)
 	}
 }
+
+// TestAbs: a path is made absolute from the file system's own working
+// directory, not the process's, so that a file system standing for another
+// directory keys its paths there; one without a working directory keys
+// them cleaned.
+func TestAbs(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		fsys fs.FS
+		p    string
+		want string
+	}{
+		{Dir(dir), "profiles/../a.yaml", filepath.Join(dir, "a.yaml")},
+		{Dir(dir), "/etc/x/../y", "/etc/y"},
+		{fstest.MapFS{}, "./profiles//a.yaml", "profiles/a.yaml"},
+		{fstest.MapFS{}, "../a.yaml", "../a.yaml"},
+	} {
+		got, err := Abs(c.fsys, c.p)
+		if err != nil || got != c.want {
+			t.Errorf("Abs(%T, %q) = %q, %v; want %q", c.fsys, c.p, got, err, c.want)
+		}
+	}
+}

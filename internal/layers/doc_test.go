@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/gosrc"
 )
 
 var update = flag.Bool("update", false, "rewrite the layer table in docs/architecture.md")
@@ -13,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite the layer table in docs/archite
 // TestDocMatchesTable holds the layer table of docs/architecture.md to
 // Table; -update writes it there.
 func TestDocMatchesTable(t *testing.T) {
-	path := filepath.Join(moduleRoot(t), "docs", "architecture.md")
+	path := filepath.Join(gosrc.Root(t), "docs", "architecture.md")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

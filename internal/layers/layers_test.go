@@ -3,13 +3,13 @@ package layers
 import (
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/gosrc"
 )
 
 // TestImportsRunDown holds every package of the module to Table: it imports
@@ -17,7 +17,7 @@ import (
 // hack alone, and every package stands in a row. It reads the sources
 // itself, so no missing tool can make it pass unread.
 func TestImportsRunDown(t *testing.T) {
-	pkgs := readImports(t, moduleRoot(t))
+	pkgs := readImports(t)
 	if len(pkgs) < len(Table) {
 		t.Fatalf("read %d packages: the walk found too few to hold to the table", len(pkgs))
 	}
@@ -53,7 +53,7 @@ func judge(dir string, from int, path string) string {
 // TestEveryRowHoldsAPackage: a row whose folders hold no package is a
 // table that no longer matches the tree.
 func TestEveryRowHoldsAPackage(t *testing.T) {
-	pkgs := readImports(t, moduleRoot(t))
+	pkgs := readImports(t)
 	for _, l := range Table {
 		for _, f := range l.Folders {
 			if !slices.ContainsFunc(sortedKeys(pkgs), func(d string) bool { return d == f || strings.HasPrefix(d, f+"/") }) {
@@ -112,63 +112,23 @@ type imported struct {
 
 // readImports is, for each folder of the module that holds non-test Go
 // files, the module's packages they import.
-func readImports(t *testing.T, root string) map[string][]imported {
+func readImports(t *testing.T) map[string][]imported {
 	t.Helper()
-	fset := token.NewFileSet()
+	tr := gosrc.Read(t, parser.ImportsOnly, func(_ string, test bool) bool { return !test })
 	pkgs := map[string][]imported{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(p))
-		dir := filepath.ToSlash(rel)
+	for _, f := range tr.Files {
+		dir := path.Dir(f.Rel)
 		if pkgs[dir] == nil {
 			pkgs[dir] = []imported{}
 		}
-		for _, s := range f.Imports {
-			path, _ := strconv.Unquote(s.Path.Value)
-			if path == Module || strings.HasPrefix(path, Module+"/") {
-				pkgs[dir] = append(pkgs[dir], imported{path, fset.Position(s.Pos())})
+		for _, s := range f.AST.Imports {
+			p, _ := strconv.Unquote(s.Path.Value)
+			if p == Module || strings.HasPrefix(p, Module+"/") {
+				pkgs[dir] = append(pkgs[dir], imported{p, tr.Position(s.Pos())})
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return pkgs
-}
-
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module "+Module+"\n") {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod of " + Module + " above the test's directory")
-		}
-		dir = parent
-	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

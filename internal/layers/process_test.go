@@ -4,11 +4,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/gosrc"
 )
 
 // mains read the process's environment and set its collector, and hand
@@ -40,39 +41,14 @@ var (
 // hand them to the command line; no test changes its own process's
 // environment or collector (debug.SetMemoryLimit(-1) only reads the limit).
 func TestProcessStateOnlyInMain(t *testing.T) {
-	root := moduleRoot(t)
-	fset := token.NewFileSet()
-	files := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		f, err := parser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			return err
-		}
-		files++
-		for _, msg := range processUses(fset, f, rel) {
+	tr := gosrc.Read(t, 0, nil)
+	if len(tr.Files) < 100 {
+		t.Fatalf("read %d Go files: the walk found too few to hold to the rule", len(tr.Files))
+	}
+	for _, f := range tr.Files {
+		for _, msg := range processUses(tr.Fset, f.AST, f.Rel) {
 			t.Error(msg)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 100 {
-		t.Fatalf("read %d Go files: the walk found too few to hold to the rule", files)
 	}
 }
 
@@ -80,7 +56,7 @@ func TestProcessStateOnlyInMain(t *testing.T) {
 // collector against the rule, one message each.
 func processUses(fset *token.FileSet, f *ast.File, rel string) []string {
 	test := strings.HasSuffix(rel, "_test.go")
-	if !test && (contains(mains, rel) || under(rel, runsProcesses)) {
+	if !test && (slices.Contains(mains, rel) || gosrc.Under(rel, runsProcesses...)) {
 		return nil
 	}
 	names := importNames(f)
@@ -102,9 +78,9 @@ func processUses(fset *token.FileSet, f *ast.File, rel string) []string {
 		}
 		path := names[x.Name]
 		switch {
-		case contains(sets[path], s.Sel.Name):
+		case slices.Contains(sets[path], s.Sel.Name):
 			msgs = append(msgs, fset.Position(s.Pos()).String()+": "+path+"."+s.Sel.Name+" changes the process's settings: only cmd/krender*/main.go may, handing them to the command line as cli.Process (a test hands it a recorder)")
-		case !test && contains(reads[path], s.Sel.Name):
+		case !test && slices.Contains(reads[path], s.Sel.Name):
 			msgs = append(msgs, fset.Position(s.Pos()).String()+": "+path+"."+s.Sel.Name+" reads the process's environment: only cmd/krender*/main.go may; use the environment handed down (cli.Process.Environ, the host's LookupEnv)")
 		}
 		return true
@@ -133,24 +109,6 @@ func isMinusOne(e ast.Expr) bool {
 	}
 	l, ok := u.X.(*ast.BasicLit)
 	return ok && l.Value == "1"
-}
-
-func under(rel string, dirs []string) bool {
-	for _, d := range dirs {
-		if strings.HasPrefix(rel, d+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestProcessUses: each way a new raw read or setting is written is found,
