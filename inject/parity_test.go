@@ -38,7 +38,7 @@ func TestShellPipelineParity(t *testing.T) {
 	envsubst := testtool.Find(t, "KRENDER_ENVSUBST", []string{"envsubst"}, "GNU envsubst not installed; the shell pipeline parity is not checked")
 
 	profile := filepath.Join(parityDir, "profile.yaml")
-	p, err := loader.LoadProfile(profile)
+	p, err := loader.Profile(userfs.OS, nil, profile)
 	if err != nil {
 		t.Fatal(err)
 	}

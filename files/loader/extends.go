@@ -1,36 +1,20 @@
 package loader
 
 import (
+	"io/fs"
 	"path/filepath"
 	"strings"
 
-	"github.com/krender/krender/files/filesys"
+	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/filepos"
+	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/profiles"
 )
 
-// ReadFile reads a file for the profile loader; tests replace it to load
-// from memory.
-type ReadFile func(path string) ([]byte, error)
-
-// LoadProfile reads the profile at path and every file it extends from the
-// real file system.
-func LoadProfile(path string) (*profiles.Profile, error) {
-	return LoadProfileWith(path, filesys.OS.ReadFile)
-}
-
-// LoadProfileWith is LoadProfile with an injected file reader.
-func LoadProfileWith(path string, read ReadFile) (*profiles.Profile, error) {
-	return LoadProfileGuarded(path, read, nil)
-}
-
-// LoadProfileGuarded is LoadProfileWith with every path the profile names
-// passed by guard first; a nil guard passes all.
-func LoadProfileGuarded(path string, read ReadFile, guard profiles.Guard) (*profiles.Profile, error) {
-	if guard == nil {
-		guard = func(string, string, filepos.Pos) error { return nil }
-	}
-	l := &profileLoader{read: read, guard: guard}
+// loadProfile reads the profile at path and every file it extends from
+// fsys, each path the profile names passed by guard first.
+func loadProfile(fsys fs.FS, path string, guard profiles.Guard) (*profiles.Profile, error) {
+	l := &profileLoader{fsys: fsys, read: userfs.ReadLimited(fsys, limits.Defaults().FileBytes), guard: guard}
 	p := profiles.New()
 	if err := l.load(p, path, nil, filepos.Pos{}); err != nil {
 		return nil, err
@@ -43,7 +27,8 @@ func LoadProfileGuarded(path string, read ReadFile, guard profiles.Guard) (*prof
 
 // profileLoader follows a profile's extends chain, base first.
 type profileLoader struct {
-	read  ReadFile
+	fsys  fs.FS
+	read  func(path string) ([]byte, error)
 	guard profiles.Guard
 }
 
@@ -55,7 +40,7 @@ func (l *profileLoader) load(p *profiles.Profile, path string, chain []string, f
 	if len(chain) >= MaxExtends {
 		return filepos.Errorf(from, "extends chain longer than %d profiles (a fixed limit; see docs/limits.md)", MaxExtends)
 	}
-	abs, err := filepath.Abs(path)
+	abs, err := userfs.Abs(l.fsys, path) // the key of a profile in the chain
 	if err != nil {
 		return filepos.Errorf(from, "%v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/profiles"
 )
@@ -25,7 +26,7 @@ func loadProfileFiles(t *testing.T, files map[string]string, root string) (*prof
 			t.Fatal(err)
 		}
 	}
-	return LoadProfileWith(filepath.Join(dir, root), os.ReadFile)
+	return Profile(userfs.OS, nil, filepath.Join(dir, root))
 }
 
 func TestExtendsMergesEachSectionByItsKey(t *testing.T) {

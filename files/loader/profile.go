@@ -5,15 +5,14 @@ import (
 
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
-	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 )
 
 // Profile reads the profile at path and the files it extends, each within
-// root (its Check) and the default file-size limit.
+// root (its Check; nil: anywhere) and the default file-size limit.
 func Profile(fsys fs.FS, root *loadroot.Root, path string) (*profiles.Profile, error) {
-	return LoadProfileGuarded(path, userfs.ReadLimited(fsys, limits.Defaults().FileBytes), root.Check)
+	return loadProfile(fsys, path, root.Check)
 }
 
 // Fragments is how the profile's injection fragments are read: within

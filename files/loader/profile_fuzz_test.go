@@ -2,8 +2,8 @@ package loader
 
 import (
 	"errors"
-	"io/fs"
 	"testing"
+	"testing/fstest"
 
 	"github.com/krender/krender/model/filepos"
 )
@@ -25,13 +25,8 @@ func FuzzProfile(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
-		read := func(path string) ([]byte, error) {
-			if path == "p.yaml" || path == "other.yaml" {
-				return text, nil
-			}
-			return nil, &fs.PathError{Op: "open", Path: path, Err: fs.ErrNotExist}
-		}
-		p, err := LoadProfileWith("p.yaml", read)
+		fsys := fstest.MapFS{"p.yaml": {Data: text}, "other.yaml": {Data: text}}
+		p, err := Profile(fsys, nil, "p.yaml")
 		if err == nil {
 			if p == nil {
 				t.Fatal("no profile and no error")
