@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -69,35 +71,55 @@ const workers = 8
 const maxAttempts = 5
 
 // apply carries out the decisions that change something, updating each to
-// what was done; the first error stops it.
+// what was done. An error stops handing out decisions; those in flight
+// finish, uncancelled, and the error of the earliest decision in plan order
+// is returned: every decision before it was handed out before any that
+// failed, so the message names the same object whatever the timing.
 func (c *Clients) apply(ctx context.Context, snap *gc.Snapshot, ds []gc.Decision) error {
 	users, listed := gc.Users(snap)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan *gc.Decision)
-	var once sync.Once
-	var first error
+	jobs := make(chan int)
+	failed := make(chan struct{})
+	var mu sync.Mutex
+	errs := map[int]error{}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for d := range jobs {
-				if err := c.carryOut(ctx, d, users, listed); err != nil {
-					once.Do(func() { first = err; cancel() })
+			for i := range jobs {
+				if err := c.carryOut(ctx, &ds[i], users, listed); err != nil {
+					mu.Lock()
+					if len(errs) == 0 {
+						close(failed)
+					}
+					errs[i] = err
+					mu.Unlock()
 				}
 			}
 		})
 	}
-	for i := range ds {
-		if ds[i].Action == gc.Own || ds[i].Action == gc.Delete {
-			select {
-			case jobs <- &ds[i]:
-			case <-ctx.Done():
-			}
-		}
-	}
+	dispatch(ds, jobs, failed, ctx.Done())
 	close(jobs)
 	wg.Wait()
-	return first
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs[slices.Min(slices.Collect(maps.Keys(errs)))]
+}
+
+// dispatch hands out, in plan order, the decisions that change something,
+// until one has failed or the run is cancelled.
+func dispatch(ds []gc.Decision, jobs chan<- int, failed, done <-chan struct{}) {
+	for i := range ds {
+		if ds[i].Action != gc.Own && ds[i].Action != gc.Delete {
+			continue
+		}
+		select {
+		case jobs <- i:
+		case <-failed:
+			return
+		case <-done:
+			return
+		}
+	}
 }
 
 func (c *Clients) carryOut(ctx context.Context, d *gc.Decision, users map[gc.Target][]gc.Owner, listed map[string]bool) error {
