@@ -1,14 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
-	"github.com/krender/krender/lint/validator"
-	"github.com/krender/krender/lint/verdict"
 )
 
 // TestLeanCheckAgreesWithSecrets is TestLeanCheckAgrees for values given
@@ -40,28 +34,16 @@ func TestLeanCheckAgreesWithSecrets(t *testing.T) {
 	for way, flags := range ways {
 		for _, c := range cases {
 			args := append(append([]string{"check"}, flags...), c...)
-			each := func(v verdict.Validator) (int, string, string) {
-				var out, errb bytes.Buffer
-				code := runWithValidator(v, args, &out, &errb, dir, env)
-				return code, out.String(), errb.String()
-			}
-			code, out, errs := each(validator.APIServer{})
-			if out+errs == "" {
+			with, lean := bothWays(args, nil, dir, env.get)
+			if with.stdout+with.stderr == "" {
 				t.Fatalf("%s: %v: printed nothing: the case tests nothing", way, c)
 			}
-			leanCode, leanOut, leanErrs := each(nil)
-			asked := leanCode == exitError && leanOut == "" && strings.HasPrefix(leanErrs, "krender: this check needs the API server's validation")
-			if !asked && (leanCode != code || leanOut != out || leanErrs != errs) {
-				t.Errorf("%s: %v: without the validation: exit %d, stdout %q, stderr %q; with it: exit %d, stdout %q, stderr %q",
-					way, c, leanCode, leanOut, leanErrs, code, out, errs)
+			if !lean.asksForValidation("check") && lean != with {
+				t.Errorf("%s: %v: without the validation: %+v; with it: %+v", way, c, lean, with)
 			}
-			if text := out + errs + leanOut + leanErrs; strings.Contains(text, dbPassword) || strings.Contains(text, apiToken) {
+			if text := with.stdout + with.stderr + lean.stdout + lean.stderr; strings.Contains(text, dbPassword) || strings.Contains(text, apiToken) {
 				t.Errorf("%s: %v: a secret value printed:\n%s", way, c, text)
 			}
 		}
 	}
-}
-
-func runWithValidator(v verdict.Validator, args []string, stdout, stderr *bytes.Buffer, dir string, env *fakeEnv) int {
-	return execute(v, nil, args, strings.NewReader(""), stdout, stderr, userfs.Dir(dir), &filesys.Mem{}, env.get)
 }

@@ -195,6 +195,29 @@ func TestCheckWithoutKrenderCheck(t *testing.T) {
 	}
 }
 
+// outcome is one run of the command line: its exit status and output.
+type outcome struct {
+	code           int
+	stdout, stderr string
+}
+
+// bothWays runs args in dir with the API server's validation, as
+// krender-check does, and without it, as a krender alone.
+func bothWays(args []string, stdin []byte, dir string, env func(string) (string, bool)) (with, lean outcome) {
+	each := func(v verdict.Validator) outcome {
+		var out, errb bytes.Buffer
+		code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, env)
+		return outcome{code, out.String(), errb.String()}
+	}
+	return each(validator.APIServer{}), each(nil)
+}
+
+// asksForValidation: a krender alone that cannot settle cmd prints one
+// line asking for krender-check's validation, nothing else, and exits 2.
+func (o outcome) asksForValidation(cmd string) bool {
+	return o.code == exitError && o.stdout == "" && strings.HasPrefix(o.stderr, "krender: this "+cmd+" needs the API server's validation") && strings.Count(o.stderr, "\n") == 1
+}
+
 // TestLeanCheckAgrees runs every golden case of check and fn twice in
 // process: with the API server's validation, as krender-check does, and
 // without, as krender does, with no krender-check to be found (the
@@ -225,13 +248,9 @@ func TestLeanCheckAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		env := caseEnv(t, dir)
-		each := func(v verdict.Validator) (int, string, string) {
-			var out, errb bytes.Buffer
-			code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, env)
-			return code, out.String(), errb.String()
-		}
-		code, out, errs := each(validator.APIServer{})
-		leanCode, leanOut, leanErrs := each(nil)
+		with, lean := bothWays(args, stdin, dir, env)
+		code, out, errs := with.code, with.stdout, with.stderr
+		leanCode, leanOut, leanErrs := lean.code, lean.stdout, lean.stderr
 		for _, secret := range caseSecrets(t, dir, args) {
 			if strings.Contains(errs+leanErrs, secret) || args[0] == "check" && strings.Contains(out+leanOut, secret) {
 				t.Errorf("%s: a secret value is printed", name)
@@ -240,7 +259,7 @@ func TestLeanCheckAgrees(t *testing.T) {
 		switch {
 		case leanCode == code && leanOut == out && leanErrs == errs:
 			agreed = append(agreed, name)
-		case leanCode == exitError && leanOut == "" && strings.HasPrefix(leanErrs, "krender: this "+args[0]+" needs the API server's validation") && strings.Count(leanErrs, "\n") == 1:
+		case lean.asksForValidation(args[0]):
 			needed = append(needed, name)
 			if code == exitError && errs == leanErrs {
 				t.Errorf("%s: fails alike with and without the validation, yet asks for it", name)
@@ -285,17 +304,11 @@ func TestLeanCheckAgreesOnSecrets(t *testing.T) {
 		{[]string{"--set-file", "DB_USER=db-user.txt"}, true},
 	} {
 		args := append(append([]string{"check", "-p", "profile.yaml"}, c.args...), "app.yaml")
-		each := func(v verdict.Validator) (int, string, string) {
-			var out, errb bytes.Buffer
-			code := execute(v, nil, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, env)
-			return code, out.String(), errb.String()
+		with, lean := bothWays(args, nil, dir, env)
+		if lean != with {
+			t.Errorf("%v: without the API server's validation: %+v; with it: %+v", args, lean, with)
 		}
-		code, out, errs := each(validator.APIServer{})
-		leanCode, leanOut, leanErrs := each(nil)
-		if leanCode != code || leanOut != out || leanErrs != errs {
-			t.Errorf("%v: without the API server's validation: exit %d, stdout %q, stderr %q; with it: exit %d, stdout %q, stderr %q",
-				args, leanCode, leanOut, leanErrs, code, out, errs)
-		}
+		code, out, errs := with.code, with.stdout, with.stderr
 		if code != exitFindings || !strings.Contains(out, "[invalid-name]") || !strings.Contains(out, "LOG_LEVLE") {
 			t.Errorf("%v: exit %d, want the invalid-name error and the unused LOG_LEVLE:\n%s%s", args, code, out, errs)
 		}
