@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/profiles"
 )
@@ -17,15 +18,7 @@ import (
 func loadProfileFiles(t *testing.T, files map[string]string, root string) (*profiles.Profile, error) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtool.WriteFiles(t, dir, files)
 	return Profile(userfs.OS, nil, filepath.Join(dir, root))
 }
 

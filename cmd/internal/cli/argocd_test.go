@@ -61,14 +61,14 @@ func argoApp(t *testing.T) string {
 			if err != nil {
 				return err
 			}
-			writeFiles(t, dir, map[string]string{rel: string(b)})
+			testtool.WriteFiles(t, dir, map[string]string{rel: string(b)})
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	writeFiles(t, dir, map[string]string{"krender.yaml": "# rendered by the krender Argo CD plugin\n"})
+	testtool.WriteFiles(t, dir, map[string]string{"krender.yaml": "# rendered by the krender Argo CD plugin\n"})
 	return dir
 }
 
@@ -123,7 +123,7 @@ func TestArgoCDPlugin(t *testing.T) {
 		t.Fatalf("KRENDER_TENANT=* printed something else than krender render of every tenant:\n%s", all)
 	}
 	// A profile without tenants needs no KRENDER_TENANT, and * means its one render.
-	writeFiles(t, dir, map[string]string{"plain/app.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\ndata:\n  a: b\n"})
+	testtool.WriteFiles(t, dir, map[string]string{"plain/app.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\ndata:\n  a: b\n"})
 	for _, env := range [][]string{{"ARGOCD_ENV_KRENDER_PROFILE=profiles/base.yaml"}, {"ARGOCD_ENV_KRENDER_PROFILE=profiles/base.yaml", "ARGOCD_ENV_KRENDER_TENANT=*"}} {
 		out, errs, err := generate(t, p, bin, dir, append(env, "ARGOCD_ENV_KRENDER_TEMPLATES=plain")...)
 		if err != nil || !strings.Contains(out, "kind: ConfigMap") {
@@ -131,7 +131,7 @@ func TestArgoCDPlugin(t *testing.T) {
 		}
 	}
 
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"broken/app.yaml":  "apiVersion: v1\nkind: Service\nmetadata:\n  name: ${SERVCE_NAME}\n",
 		"nothing/app.yaml": "# no objects here\nkey: value\n",
 	})

@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // TestLeanCheckAgreesWithSecrets is TestLeanCheckAgrees for values given
@@ -12,7 +14,7 @@ import (
 // bad -n, a YAML syntax error and an inject entry that changes nothing.
 func TestLeanCheckAgreesWithSecrets(t *testing.T) {
 	dir := secretFixture(t)
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"note.yaml":   "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: busybox\n      envFrom:\n        - configMapRef: {name: \"${DB_PASSWORD}\"}\n",
 		"broken.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x\ndata:\n  a: ${API_TOKEN}\n",
 		"frag.yaml":   "command: [\"/bin/sh\", \"-c\", \"exec /app/start.sh\"]\n",

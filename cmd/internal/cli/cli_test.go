@@ -11,6 +11,7 @@ import (
 
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
@@ -20,22 +21,9 @@ func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestExitStatusAndStreams(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml":     "vars: {A: one}\nhash: {mode: \"off\"}\n", // no note about the unconsumed ConfigMap
 		"ok.yaml":    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${A}\n",
 		"bad.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c-${B}\n",
@@ -116,7 +104,7 @@ func TestOutputDir(t *testing.T) {
 	marker := filepath.Join(out, "tenant-a", "deployment-mo-back.yaml")
 	before, _ := os.ReadFile(marker)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "bad.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${NOPE}\n"})
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "bad.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${NOPE}\n"})
 	if _, _, code := runIn(t, dir, "render", "-p", "p.yaml", "-o", out, "bad.yaml"); code != 2 {
 		t.Fatalf("exit %d, want 2", code)
 	}
@@ -157,7 +145,7 @@ func TestHostEnvironmentIsNeverRead(t *testing.T) {
 	t.Setenv("HOME", "/should/not/appear")
 	t.Setenv("KRENDER_LEAK", "leaked")
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml": "vars: {}\n",
 		"a.yaml": "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n      image: busybox\n      args: [\"echo $HOME ${KRENDER_LEAK}\"]\n",
 	})
@@ -180,7 +168,7 @@ func contains(l []string, s string) bool {
 // changed, missing and extra files, a missing DIR, and --update.
 func TestCheckAgainstCommittedDir(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml": "vars: {V: one}\ntenants:\n  t1: {}\n",
 		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n",
 	})
@@ -207,7 +195,7 @@ func TestCheckAgainstCommittedDir(t *testing.T) {
 	if err := os.Remove(filepath.Join(golden, "t1", "configmap-b.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, golden, map[string]string{"t1/configmap-old.yaml": "kind: ConfigMap\n"})
+	testtool.WriteFiles(t, golden, map[string]string{"t1/configmap-old.yaml": "kind: ConfigMap\n"})
 	out, _, code = runIn(t, dir, args...)
 	if code != 1 || !strings.Contains(out, "missing: "+filepath.Join(golden, "t1", "configmap-b.yaml")) ||
 		!strings.Contains(out, "extra: "+filepath.Join(golden, "t1", "configmap-old.yaml")) ||

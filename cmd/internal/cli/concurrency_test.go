@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // TestUserExpressionsUnderParallelTenants renders many tenants concurrently
@@ -19,7 +21,7 @@ func TestUserExpressionsUnderParallelTenants(t *testing.T) {
 		fmt.Fprintf(&tenants, "  t%02d: {vars: {N: n%02d}}\n", i, i)
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"frag.yaml": "env:\n  - {name: INJECTED, value: \"yes\"}\n",
 		"p.yaml": `tenants:
 ` + tenants.String() + `inject:

@@ -7,11 +7,12 @@ import (
 
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 func TestFnCommand(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {A: one}\n"})
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {A: one}\n"})
 	list := func(name string) string {
 		return `apiVersion: config.kubernetes.io/v1
 kind: ResourceList
@@ -63,7 +64,7 @@ functionConfig:
 // and a finding in the copies points at the first copy's resource.
 func TestFnSplitZonesOneFinding(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {TAG: '1'}\nzones: {zone-a: {}, zone-b: {}}\nzoneHosts: {strategy: split}\n"})
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {TAG: '1'}\nzones: {zone-a: {}, zone-b: {}}\nzoneHosts: {strategy: split}\n"})
 	list := func(image, port string) string {
 		return `apiVersion: config.kubernetes.io/v1
 kind: ResourceList

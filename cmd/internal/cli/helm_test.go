@@ -63,7 +63,7 @@ func discoveryServer(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"kubeconfig": fmt.Sprintf(`apiVersion: v1
+	testtool.WriteFiles(t, dir, map[string]string{"kubeconfig": fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters: [{name: discovery, cluster: {server: %q}}]
 users: [{name: nobody, user: {}}]
@@ -81,7 +81,7 @@ current-context: discovery
 func helmCmd(t *testing.T, helm, krender string, args ...string) (string, string, error) {
 	t.Helper()
 	home := t.TempDir()
-	writeFiles(t, home, map[string]string{"releases.yaml": "[]\n"})
+	testtool.WriteFiles(t, home, map[string]string{"releases.yaml": "[]\n"})
 	cmd := exec.Command(helm, args...)
 	cmd.Env = append(os.Environ(), "KRENDER="+krender,
 		"HELM_DRIVER=memory", "HELM_MEMORY_DRIVER_DATA="+filepath.Join(home, "releases.yaml"),

@@ -110,16 +110,7 @@ var hostileInputs = map[string]func(t *testing.T, dir string){
 var renderLikeYq = map[string]string{"bom": "bom.yaml", "crlf": "crlf.yaml", "odd-yaml": "odd.yaml"}
 
 func write(name, text string) func(*testing.T, string) {
-	return func(t *testing.T, dir string) {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	return func(t *testing.T, dir string) { testtool.WriteFiles(t, dir, map[string]string{name: text}) }
 }
 
 // hostileCase prepares testdata/hostile/<case> in a temporary directory

@@ -64,7 +64,7 @@ func staging(t *testing.T, dir string) []string {
 func TestSignalRemovesStagingDirectory(t *testing.T) {
 	bin := testtool.Krender(t)
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml":     "vars: {V: one}\nhash: {mode: \"off\"}\n",
 		"small.yaml": configMaps(3, 10),
 		"big.yaml":   configMaps(10_000, 100),
@@ -108,7 +108,7 @@ func TestSignalRemovesSpool(t *testing.T) {
 	for i := range 40 { // 40 × 2,000 × 1 KB: more than output.DefaultSpoolMemory
 		tenants += fmt.Sprintf("  t%d: {}\n", i)
 	}
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml":    "vars: {V: one}\nhash: {mode: \"off\"}\ntenants:\n" + tenants,
 		"big.yaml":  configMaps(2000, 1000),
 		"tmp/.keep": "",
@@ -142,7 +142,7 @@ func TestSignalRemovesSpool(t *testing.T) {
 // cancelled by a signal writes nothing and exits 128 plus its number.
 func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {V: one}\n", "a.yaml": configMaps(2, 1)})
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {V: one}\n", "a.yaml": configMaps(2, 1)})
 	for _, args := range [][]string{
 		{"render", "-p", "p.yaml", "a.yaml"},
 		{"render", "-p", "p.yaml", "-o", "out", "a.yaml"},

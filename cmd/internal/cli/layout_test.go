@@ -56,7 +56,7 @@ func TestRenderLayoutMatchesYq(t *testing.T) {
 // template changes no file under `render --check`.
 func TestOutputDirLeavesTrailerOut(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml":   "{}\n",
 		"app.yaml": "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: a\n---\n",
 	})

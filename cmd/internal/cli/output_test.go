@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // TestOutputDirOwnsOnlyItsFiles: on the real file system, -o DIR renders
@@ -14,7 +16,7 @@ import (
 // when DIR reaches an input through a symbolic link.
 func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml":              "vars: {V: one}\nhash: {mode: \"off\"}\ntenants:\n  t1: {}\n",
 		"manifests/app.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n",
 		"elsewhere/keep.yaml": "kept\n",
@@ -46,7 +48,7 @@ func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 		}
 	}
 	for name, text := range map[string]string{"README.md": "notes\n", "t1/extra.yaml": "kind: ConfigMap\n", ".gitkeep": ""} {
-		writeFiles(t, out, map[string]string{name: text})
+		testtool.WriteFiles(t, out, map[string]string{name: text})
 		refused(name, args, out+": the output directory holds "+name+", which krender did not write")
 		if err := os.Remove(filepath.Join(out, name)); err != nil {
 			t.Fatal(err)
@@ -86,7 +88,7 @@ func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 // render of the prod profile.
 func TestOutputParentSuggestsTheProfilesDirectory(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"profiles/dev.yaml":  "vars: {V: one}\n",
 		"profiles/prod.yaml": "vars: {V: two}\n",
 		"app.yaml":           "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n",

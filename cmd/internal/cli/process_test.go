@@ -13,6 +13,7 @@ import (
 
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 func TestEnvLookup(t *testing.T) {
@@ -110,7 +111,7 @@ func TestDelegateUsesHandedEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
 	environ := Env{"PATH=" + bin, "KRENDER_HANDED=yes"}
 	var out, errb bytes.Buffer
 	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, environ.Lookup)

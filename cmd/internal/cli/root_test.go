@@ -10,6 +10,7 @@ import (
 
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // The token stands for a secret of the CI runner's: it must never reach
@@ -34,7 +35,7 @@ func cm(name string) string { return strings.Replace(cmTemplate, "%s", name, 1) 
 func rootTree(t *testing.T, git string) (base, app string) {
 	t.Helper()
 	base = t.TempDir()
-	writeFiles(t, base, map[string]string{
+	testtool.WriteFiles(t, base, map[string]string{
 		"outside/secret.yaml":        "token: " + outsideToken + "\n",
 		"outside/secret-cm.yaml":     cm("leaked") + "  token: " + outsideToken + "\n",
 		"outside/profile.yaml":       "vars: {}\n",
@@ -45,9 +46,9 @@ func rootTree(t *testing.T, git string) (base, app string) {
 	})
 	switch git {
 	case "dir":
-		writeFiles(t, base, map[string]string{"repo/.git/HEAD": "ref: refs/heads/main\n"})
+		testtool.WriteFiles(t, base, map[string]string{"repo/.git/HEAD": "ref: refs/heads/main\n"})
 	case "file":
-		writeFiles(t, base, map[string]string{"repo/.git": "gitdir: /elsewhere/.git/worktrees/repo\n"})
+		testtool.WriteFiles(t, base, map[string]string{"repo/.git": "gitdir: /elsewhere/.git/worktrees/repo\n"})
 	}
 	return base, filepath.Join(base, "repo", "app")
 }
@@ -95,7 +96,7 @@ func TestRootDefaultIsGitTop(t *testing.T) {
 	for _, git := range []string{"dir", "file"} {
 		t.Run(".git "+git, func(t *testing.T) {
 			_, app := rootTree(t, git)
-			writeFiles(t, app, map[string]string{
+			testtool.WriteFiles(t, app, map[string]string{
 				"profiles/in-repo.yaml": fragmentProfile("../../shared/frag.yaml"),
 				"profiles/leak.yaml":    fragmentProfile("../../../outside/secret.yaml"),
 				"profiles/abs.yaml":     fragmentProfile(filepath.Join(filepath.Dir(filepath.Dir(app)), "..", "outside", "secret.yaml")),
@@ -143,7 +144,7 @@ func TestRootWithoutGitIsCurrentDirectory(t *testing.T) {
 			break
 		}
 	}
-	writeFiles(t, app, map[string]string{"profiles/in-repo.yaml": fragmentProfile("../../shared/frag.yaml")})
+	testtool.WriteFiles(t, app, map[string]string{"profiles/in-repo.yaml": fragmentProfile("../../shared/frag.yaml")})
 	out, errs, code := runIn(t, app, "render", "-p", "profiles/in-repo.yaml", "templates")
 	if code != 2 || out != "" || !strings.Contains(errs, "fragment ../shared/frag.yaml is outside the root .,") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
@@ -152,7 +153,7 @@ func TestRootWithoutGitIsCurrentDirectory(t *testing.T) {
 
 func TestRootExtendsAndCRDs(t *testing.T) {
 	_, app := rootTree(t, "dir")
-	writeFiles(t, app, map[string]string{
+	testtool.WriteFiles(t, app, map[string]string{
 		"profiles/extends.yaml": "extends: ../../../outside/profile.yaml\n",
 		"profiles/crds.yaml":    "vars: {}\ncheck: {crds: [../../../outside/crds]}\n",
 	})
@@ -161,7 +162,7 @@ func TestRootExtendsAndCRDs(t *testing.T) {
 	out, errs, code = runIn(t, app, "check", "-p", "profiles/crds.yaml", "templates")
 	wantRefused(t, out, errs, code, "profiles/crds.yaml:2:16: CRD file ../../outside/crds", "..")
 	// The same directory on the command line is the caller's choice.
-	writeFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {TOKEN: ~}\n"}) // --set-file gives TOKEN
+	testtool.WriteFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {TOKEN: ~}\n"}) // --set-file gives TOKEN
 	if out, errs, code = runIn(t, app, "check", "-p", "../../outside/profile.yaml", "--crds", "../../outside/crds", "templates"); code != 0 {
 		t.Fatalf("command-line paths outside the root: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -176,7 +177,7 @@ func TestRootSymlinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {TOKEN: ~}\n", "templates/local.txt": cm("local")})
+	testtool.WriteFiles(t, app, map[string]string{"profiles/plain.yaml": "vars: {TOKEN: ~}\n", "templates/local.txt": cm("local")})
 
 	// Links in the templates directory: within it, or within the root, are fine.
 	link("local.txt", "templates/same-dir.yaml")
@@ -231,7 +232,7 @@ func TestRootSymlinks(t *testing.T) {
 	// linked directory that does not exist: both judged by where they lead.
 	link(filepath.Join(outside, "secret.yaml"), "profiles/frag.yaml")
 	link(outside, "profiles/out")
-	writeFiles(t, app, map[string]string{
+	testtool.WriteFiles(t, app, map[string]string{
 		"profiles/link.yaml":    fragmentProfile("frag.yaml"),
 		"profiles/missing.yaml": fragmentProfile("out/missing.yaml"),
 		"profiles/crds.yaml":    "vars: {}\ncheck: {crds: [out/crds]}\n",
@@ -244,7 +245,7 @@ func TestRootSymlinks(t *testing.T) {
 	wantRefused(t, out, errs, code, "CRD file profiles/out/crds (which leads to", "..")
 
 	// A link in a CRD directory the profile names is held to the same rule.
-	writeFiles(t, app, map[string]string{"crds/.keep": "", "profiles/crd-dir.yaml": "vars: {}\ncheck: {crds: [../crds]}\n"})
+	testtool.WriteFiles(t, app, map[string]string{"crds/.keep": "", "profiles/crd-dir.yaml": "vars: {}\ncheck: {crds: [../crds]}\n"})
 	link(filepath.Join(outside, "crds", "w.yaml"), "crds/w.yaml")
 	out, errs, code = runIn(t, app, "check", "-p", "profiles/crd-dir.yaml", "templates/cm.yaml")
 	wantRefused(t, out, errs, code, "crds/w.yaml: this CRD file leads to "+filepath.Join(outside, "crds", "w.yaml"), "..")
@@ -252,7 +253,7 @@ func TestRootSymlinks(t *testing.T) {
 
 func TestRootFn(t *testing.T) {
 	_, app := rootTree(t, "dir")
-	writeFiles(t, app, map[string]string{
+	testtool.WriteFiles(t, app, map[string]string{
 		"profiles/plain.yaml": "vars: {}\n",
 		"profiles/leak.yaml":  fragmentProfile("../../../outside/secret.yaml"),
 	})

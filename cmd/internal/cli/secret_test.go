@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // A profile value that reaches a Secret's data never shows in anything
@@ -10,7 +12,7 @@ import (
 func TestSecretValuesNeverPrinted(t *testing.T) {
 	dir := t.TempDir()
 	secret := "hunter2-s3cr3t"
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml": "vars: {PASSWORD: " + secret + ", SHORT: ab, PLAIN: visible}\n",
 		"secret.yaml": `apiVersion: v1
 kind: Secret

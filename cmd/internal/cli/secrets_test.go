@@ -10,6 +10,7 @@ import (
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/mask"
+	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/render/redact"
 )
 
@@ -39,7 +40,7 @@ const (
 
 func secretFixture(t *testing.T) string {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"p.yaml":    "vars: {APP: shop, DB_PASSWORD: ~, API_TOKEN: ~}\n", // CI gives the secrets
 		"token.txt": apiToken + "\n",
 		"empty.txt": "\n",
@@ -88,7 +89,7 @@ func TestSetEnvAndSetFile(t *testing.T) {
 	// Without --set-env the environment is not read at all: the names
 	// stay for run time (Secret and ConfigMap data are scripts' places).
 	env = &fakeEnv{vars: map[string]string{"DB_PASSWORD": dbPassword, "API_TOKEN": apiToken}}
-	writeFiles(t, dir, map[string]string{"open.yaml": "vars: {APP: shop}\n"}) // declares neither
+	testtool.WriteFiles(t, dir, map[string]string{"open.yaml": "vars: {APP: shop}\n"}) // declares neither
 	out, errs, code = runEnv(t, dir, env, "render", "-p", "open.yaml", "secret.yaml")
 	if code != 0 || !strings.Contains(out, "password: ${DB_PASSWORD}\n") || len(env.lookup) > 0 {
 		t.Fatalf("exit %d, looked up %v: %s\n%s", code, env.lookup, errs, out)
@@ -143,7 +144,7 @@ func TestSecretFlagErrors(t *testing.T) {
 // --check diff show <redacted> where a secret's value would be.
 func TestSecretsNeverPrinted(t *testing.T) {
 	dir := secretFixture(t)
-	writeFiles(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		// A key that collides once substituted: the error names the key.
 		"collide.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  " + dbPassword + ": a\n  ${DB_PASSWORD}: b\n",
 		// A note that quotes a value: a hash reference to a missing object.
