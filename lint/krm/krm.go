@@ -25,6 +25,7 @@ import (
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render"
 )
 
@@ -60,7 +61,7 @@ type Config struct {
 // engine runs last, and what it found once the render is done
 // (check.KRMLinter). krm does not import check, so that a caller that only
 // renders links no linter.
-type Linter func(in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error)
+type Linter func(p *profiles.Profile, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error)
 
 // ErrNeedsLinter is Run's answer, before it renders anything, to a
 // functionConfig that asks for check's findings when the caller gave no
@@ -222,7 +223,7 @@ func linterFor(lint Linter, in *action.Inputs, fsys fs.FS, root *loadroot.Root) 
 	if lint == nil {
 		return nil, func() []rule.Finding { return nil }, nil
 	}
-	return lint(in, fsys, root)
+	return lint(in.Profile, fsys, root)
 }
 
 func readList(src *manifest.Source) (*yaml.Node, error) {
