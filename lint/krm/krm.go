@@ -95,6 +95,75 @@ type File struct {
 	Index int    `yaml:"index,omitempty"`
 }
 
+// A List is the ResourceList a function reads: its text, for positions,
+// and the locator that turns those positions into the files, objects and
+// fields the orchestrator read its items from.
+type List struct {
+	src  *manifest.Source
+	node *yaml.Node
+	loc  *locator
+	fc   *yaml.Node // functionConfig, once Config has read it
+}
+
+// Read reads the ResourceList from in; fsys holds the files its items'
+// annotations name, read only to locate a message.
+func Read(in io.Reader, fsys fs.FS) (*List, error) {
+	text, err := io.ReadAll(in)
+	if err != nil {
+		return nil, err
+	}
+	src := manifest.NewSource(Source, text)
+	node, err := readList(src)
+	if err != nil {
+		return nil, err
+	}
+	return &List{src: src, node: node, loc: newLocator(src, fsys, node)}, nil
+}
+
+// Config reads functionConfig's spec.
+func (l *List) Config() (Config, error) {
+	fc, cfg, err := readConfig(l.src, l.node)
+	l.fc = fc
+	return cfg, err
+}
+
+// ProfilePos is where functionConfig names the profile; Config must have
+// read it.
+func (l *List) ProfilePos() filepos.Pos {
+	n := manifest.Value(manifest.Value(l.fc, "spec"), "profile")
+	return filepos.Pos{File: l.src.Path, Line: n.Line, Col: n.Column}
+}
+
+// Items are the list's items, as templates: their positions are lines of
+// the list.
+func (l *List) Items() ([]*manifest.Object, error) {
+	return readItems(l.src, l.node)
+}
+
+// Results are check's findings on the rendered set as the list's results,
+// secret values masked.
+func (l *List) Results(set *manifest.Set, found []rule.Finding, m *mask.Text) ([]Result, error) {
+	return findings(l.loc, set, found, m)
+}
+
+// Write writes the list back with objs as its items, functionConfig as
+// given and results, laid out as krender writes manifests.
+func (l *List) Write(w io.Writer, objs []*manifest.Object, results []Result) error {
+	return writeList(w, manifest.ScalarAt(l.node, "apiVersion"), objs, l.fc, results)
+}
+
+// Notes are ns, the stages' messages, located in the files the items came
+// from.
+func (l *List) Notes(ns []filepos.Note) []filepos.Note {
+	return l.loc.notes(ns)
+}
+
+// Errors is err with the positions of its input errors located in the
+// files the items came from.
+func (l *List) Errors(err error) error {
+	return l.loc.errors(err)
+}
+
 // Fn is `krender fn`, the action: it renders the ResourceList read from In
 // and writes the result to Out, only when everything succeeded: an
 // orchestrator must never mistake half a list for the output.
@@ -120,18 +189,12 @@ type Fn struct {
 
 // Run renders and writes; the notes are the stages' messages, for stderr.
 func (f *Fn) Run() ([]filepos.Note, error) {
-	text, err := io.ReadAll(f.In)
+	list, err := Read(f.In, f.FS)
 	if err != nil {
 		return nil, err
 	}
-	src := manifest.NewSource(Source, text)
-	list, err := readList(src)
-	if err != nil {
-		return nil, err
-	}
-	loc := newLocator(src, f.FS, list)
-	notes, err := run(src, list, loc, f.Out, f.FS, f.Secrets, f.Root, f.Linter)
-	return loc.notes(notes), loc.errors(err)
+	notes, err := f.run(list)
+	return list.Notes(notes), list.Errors(err)
 }
 
 // options are what functionConfig asks of the render action.
@@ -151,33 +214,34 @@ func options(cfg Config, items []*manifest.Object, secrets []action.Secret, root
 	return opts
 }
 
-func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsys fs.FS, secrets []action.Secret, root *loadroot.Root, lint Linter) ([]filepos.Note, error) {
-	fc, cfg, err := readConfig(src, list)
+func (f *Fn) run(list *List) ([]filepos.Note, error) {
+	cfg, err := list.Config()
 	if err != nil {
 		return nil, err
 	}
+	lint := f.Linter
 	if cfg.Check != nil && !*cfg.Check {
 		lint = nil
 	} else if lint == nil {
 		return nil, ErrNeedsLinter
 	}
-	items, err := readItems(src, list)
+	items, err := list.Items()
 	if err != nil {
 		return nil, err
 	}
 
-	if root, err = loader.DefaultRoot(fsys, root); err != nil {
-		return nil, err
-	}
-	n := manifest.Value(manifest.Value(fc, "spec"), "profile")
-	if err := root.Check("the profile", cfg.Profile, filepos.Pos{File: src.Path, Line: n.Line, Col: n.Column}); err != nil {
-		return nil, err
-	}
-	in, err := action.Load(fsys, options(cfg, items, secrets, root))
+	root, err := loader.DefaultRoot(f.FS, f.Root)
 	if err != nil {
 		return nil, err
 	}
-	stage, found, err := linterFor(lint, in, fsys, root)
+	if err := root.Check("the profile", cfg.Profile, list.ProfilePos()); err != nil {
+		return nil, err
+	}
+	in, err := action.Load(f.FS, options(cfg, items, f.Secrets, root))
+	if err != nil {
+		return nil, err
+	}
+	stage, found, err := linterFor(lint, in, f.FS, root)
 	if err != nil {
 		return nil, err
 	}
@@ -193,15 +257,15 @@ func run(src *manifest.Source, list *yaml.Node, loc *locator, out io.Writer, fsy
 	if err != nil {
 		return nil, err
 	}
-	results, err := findings(loc, set, found(), mask.NewText(action.SecretValues(secrets)))
+	results, err := list.Results(set, found(), mask.NewText(action.SecretValues(f.Secrets)))
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	if err := writeList(&b, manifest.ScalarAt(list, "apiVersion"), set.Objects, fc, results); err != nil {
+	if err := list.Write(&b, set.Objects, results); err != nil {
 		return nil, err
 	}
-	_, err = b.WriteTo(out)
+	_, err = b.WriteTo(f.Out)
 	return res.Notes, err
 }
 
