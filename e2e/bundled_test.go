@@ -303,7 +303,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findings, err := (&check.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config: check.Config{Validator: validator.APIServer{}}}).Run()
+	findings, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config: check.Config{Validator: validator.APIServer{}}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,9 @@ import (
 )
 
 // engine are the packages `krender render`, `vars`, `schema` and `version`
-// run on; the lean binary links nothing else of krender's.
+// run on, and action, which holds every command's action: `check`'s and
+// `fn`'s bring the linter (lint/check, lint/krm), which `krender` links
+// for its own check, but never the API server's validation.
 var engine = []string{
 	"github.com/krender/krender/render",
 	"github.com/krender/krender/action",
@@ -27,8 +29,10 @@ var engine = []string{
 // server's machinery and what it brings (gRPC, OpenTelemetry, Prometheus,
 // CEL), the k8s.io/api types and strategicpatch (kubeapi has the few
 // facts the engine needs, as generated tables), and krender's own packages
-// of the check command. Each one costs start-up time (package
-// initialisation) and memory on every render.
+// of the API server's validation (krender-check's alone). Each one costs
+// start-up time (package initialisation) and memory on every render.
+// render, files and model cannot import the linter at all: it stands
+// above them (internal/layers).
 var heavy = []string{
 	"google.golang.org/grpc",
 	"go.opentelemetry.io/",
@@ -39,11 +43,9 @@ var heavy = []string{
 	"k8s.io/client-go/",
 	"k8s.io/api/",
 	"k8s.io/apimachinery/pkg/util/strategicpatch",
-	"github.com/krender/krender/lint/check",
 	"github.com/krender/krender/lint/crd",
-	"github.com/krender/krender/lint/krm",
-	"github.com/krender/krender/kube/lifecycle",
-	"github.com/krender/krender/lint/fieldcheck",
+	"github.com/krender/krender/lint/validator",
+	"github.com/krender/krender/kube/kubescheme",
 }
 
 // TestEngineDependencies keeps heavy libraries out of the render engine's

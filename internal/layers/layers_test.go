@@ -95,8 +95,8 @@ func TestJudge(t *testing.T) {
 		{"render", Module + "/files/output", true},
 		{"render/zones", Module + "/internal/testing/testtool", true},
 		{"hack/bench", Module + "/internal/testing/fleetgen", false},
-		{"lint/check", Module + "/action", false},
-		{"action", Module + "/lint/check", true},
+		{"lint/check", Module + "/action", true},
+		{"action", Module + "/lint/check", false},
 		{"model/manifest", Module + "/model/filepos", false},
 	} {
 		if got := judge(c.dir, at(c.dir), c.imp) != ""; got != c.runsUp {

@@ -1,24 +1,21 @@
-// Package krm runs krender as a KRM function, per the kustomize functions
-// spec: a ResourceList on standard input, its items rendered through the
-// same pipeline as `krender render` (substitution, injection, zones,
-// hashing), the ResourceList on standard output with check findings in
-// results. kustomize runs it as an exec transformer; see docs/integrations.md.
+// Package krm is the KRM function's protocol, per the kustomize functions
+// spec: the ResourceList read from standard input and its functionConfig,
+// where its items came from (so that a message names the user's file),
+// check findings as results, the ResourceList written back. action.Fn,
+// `krender fn`, renders the items between, through the same pipeline as
+// `krender render`. kustomize runs it as an exec transformer; see
+// docs/integrations.md.
 package krm
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"sort"
 	"strings"
 
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/action"
-	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/internal/suggest"
@@ -59,14 +56,9 @@ type Config struct {
 
 // Linter builds krender check's linter for a loaded profile: the stage the
 // engine runs last, and what it found once the render is done
-// (check.KRMLinter). krm does not import check, so that a caller that only
-// renders links no linter.
+// (check.KRMLinter, with the caller's Validator). krm does not import
+// check: the protocol needs only the findings' type (package rule).
 type Linter func(p *profiles.Profile, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error)
-
-// ErrNeedsLinter is Run's answer, before it renders anything, to a
-// functionConfig that asks for check's findings when the caller gave no
-// Linter.
-var ErrNeedsLinter = errors.New("krender fn: functionConfig asks for check's findings, which krender-check gives")
 
 // Result is one entry of ResourceList.results, as the functions spec and
 // kyaml's framework.Result write it.
@@ -162,132 +154,6 @@ func (l *List) Notes(ns []filepos.Note) []filepos.Note {
 // files the items came from.
 func (l *List) Errors(err error) error {
 	return l.loc.errors(err)
-}
-
-// Fn is `krender fn`, the action: it renders the ResourceList read from In
-// and writes the result to Out, only when everything succeeded: an
-// orchestrator must never mistake half a list for the output.
-type Fn struct {
-	In  io.Reader
-	Out io.Writer
-	// FS holds the profile and the files it names, paths as users type
-	// them (see package userfs).
-	FS fs.FS
-	// Secrets are CI's secrets (--set-env, --set-file), as in
-	// action.Options.
-	Secrets []action.Secret
-	// Root is where the profile, named by functionConfig (a file of the
-	// repository like any other), and the files it names must lie; nil:
-	// the default root of FS (the git work tree holding the directory the
-	// function runs in).
-	Root *loadroot.Root
-	// Linter adds check's findings to the results, unless functionConfig
-	// says spec.check: false; without one, Run returns ErrNeedsLinter for
-	// a functionConfig that asks for them.
-	Linter Linter
-}
-
-// Run renders and writes; the notes are the stages' messages, for stderr.
-func (f *Fn) Run() ([]filepos.Note, error) {
-	list, err := Read(f.In, f.FS)
-	if err != nil {
-		return nil, err
-	}
-	notes, err := f.run(list)
-	return list.Notes(notes), list.Errors(err)
-}
-
-// options are what functionConfig asks of the render action.
-func options(cfg Config, items []*manifest.Object, secrets []action.Secret, root *loadroot.Root) action.Options {
-	opts := action.Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
-	if cfg.Tenant != "" {
-		opts.Tenants = []string{cfg.Tenant}
-	}
-	names := make([]string, 0, len(cfg.Set))
-	for name := range cfg.Set {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		opts.Set = append(opts.Set, name+"="+cfg.Set[name])
-	}
-	return opts
-}
-
-func (f *Fn) run(list *List) ([]filepos.Note, error) {
-	cfg, err := list.Config()
-	if err != nil {
-		return nil, err
-	}
-	lint := f.Linter
-	if cfg.Check != nil && !*cfg.Check {
-		lint = nil
-	} else if lint == nil {
-		return nil, ErrNeedsLinter
-	}
-	items, err := list.Items()
-	if err != nil {
-		return nil, err
-	}
-
-	root, err := loader.DefaultRoot(f.FS, f.Root)
-	if err != nil {
-		return nil, err
-	}
-	if err := root.Check("the profile", cfg.Profile, list.ProfilePos()); err != nil {
-		return nil, err
-	}
-	in, err := action.Load(f.FS, options(cfg, items, f.Secrets, root))
-	if err != nil {
-		return nil, err
-	}
-	stage, found, err := linterFor(lint, in, f.FS, root)
-	if err != nil {
-		return nil, err
-	}
-	e, err := in.Engine(stage)
-	if err != nil {
-		return nil, err
-	}
-	if err := oneUnit(e, cfg.Profile); err != nil {
-		return nil, err
-	}
-	var set *manifest.Set
-	res, err := e.Each(func(s *manifest.Set) error { set = s; return nil })
-	if err != nil {
-		return nil, err
-	}
-	results, err := list.Results(set, found(), mask.NewText(action.SecretValues(f.Secrets)))
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := list.Write(&b, set.Objects, results); err != nil {
-		return nil, err
-	}
-	_, err = b.WriteTo(f.Out)
-	return res.Notes, err
-}
-
-// oneUnit refuses a profile with tenants when functionConfig names none:
-// a function returns one set of objects, and two tenants' would collide.
-func oneUnit(e *render.Engine, profile string) error {
-	if len(e.Units) == 1 {
-		return nil
-	}
-	var tenants []string
-	for _, u := range e.Units {
-		tenants = append(tenants, u.Tenant)
-	}
-	return fmt.Errorf("functionConfig: profile %s has tenants (%s): name one in spec.tenant", profile, strings.Join(tenants, ", "))
-}
-
-// linterFor is lint's stage and findings, or none: spec.check: false.
-func linterFor(lint Linter, in *action.Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error) {
-	if lint == nil {
-		return nil, func() []rule.Finding { return nil }, nil
-	}
-	return lint(in.Profile, fsys, root)
 }
 
 func readList(src *manifest.Source) (*yaml.Node, error) {

@@ -84,7 +84,7 @@ var templateFiles = []string{
 
 func byID(t *testing.T, b []byte) map[string]map[string]any {
 	out := map[string]map[string]any{}
-	for _, o := range decodeAll(t, b) {
+	for _, o := range testtool.DecodeAll(t, b) {
 		md, _ := o["metadata"].(map[string]any)
 		out[fmt.Sprintf("%v/%v/%v", o["kind"], md["namespace"], md["name"])] = o
 	}

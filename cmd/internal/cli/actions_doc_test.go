@@ -19,7 +19,7 @@ import (
 const cobrasOwn = "cobra's own"
 
 // actionRow is a row of docs/architecture.md's command table:
-// "| `check` | `lint/check.Check` |".
+// "| `check` | `action.Check` |".
 var actionRow = regexp.MustCompile("(?m)^\\| `([a-z ]+)` \\| (`([a-z/]+)\\.([A-Z][A-Za-z]*)`|" + cobrasOwn + ") \\|$")
 
 // TestArchitectureNamesEveryAction: docs/architecture.md's table "command

@@ -5,15 +5,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/report"
 )
 
-// checkCmd is `krender check`: flags into a check.Check, its Run, the
+// checkCmd is `krender check`: flags into an action.Check, its Run, the
 // findings printed; the command holds the hand-over to krender-check where
 // it lacks the validator.
 func checkCmd(h *host) *cobra.Command {
-	k := &check.Check{FS: h.fsys}
+	k := &action.Check{FS: h.fsys}
 	var format string
 	c := &cobra.Command{
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",

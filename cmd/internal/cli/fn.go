@@ -7,11 +7,10 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/lint/check"
-	"github.com/krender/krender/lint/krm"
 	"github.com/krender/krender/render"
 )
 
-// fnCmd is `krender fn`: flags into a krm.Fn, its Run over the list held
+// fnCmd is `krender fn`: flags into an action.Fn, its Run over the list held
 // for a hand-over, the notes and the list printed.
 func fnCmd(h *host) *cobra.Command {
 	var sf secretFlags
@@ -51,7 +50,7 @@ to standard output.`,
 				return err
 			}
 			var out bytes.Buffer
-			fn := krm.Fn{In: bytes.NewReader(list), Out: &out, FS: h.fsys, Secrets: o.Secrets, Root: root, Linter: check.KRMLinter(h.validator)}
+			fn := action.Fn{In: bytes.NewReader(list), Out: &out, FS: h.fsys, Secrets: o.Secrets, Root: root, Linter: check.KRMLinter(h.validator)}
 			notes, err := fn.Run()
 			if h.needsValidator(err) {
 				return h.delegate()

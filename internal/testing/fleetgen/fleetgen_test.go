@@ -84,7 +84,7 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 	fsys := f.FS()
 	count := func(paths []string, cfg check.Config) map[string][]check.Finding {
 		t.Helper()
-		fs, err := (&check.Check{FS: fsys, Options: action.Options{Profile: fleetgen.Profile, Paths: paths}, Config: cfg}).Run()
+		fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: fleetgen.Profile, Paths: paths}, Config: cfg}).Run()
 		if err != nil {
 			t.Fatal(err)
 		}

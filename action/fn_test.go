@@ -1,9 +1,8 @@
-package krm_test
+package action_test
 
 import (
 	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"reflect"
 	"strings"
@@ -16,14 +15,14 @@ import (
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/check"
-	"github.com/krender/krender/lint/krm"
 	"github.com/krender/krender/lint/validator"
 	"github.com/krender/krender/model/manifest"
 )
 
 // repo reads the repository's bundled profiles and templates.
-var repo = userfs.Dir("../..")
+var repo = userfs.Dir("..")
 
 // resourceList wraps objects as an orchestrator would send them.
 func resourceList(t *testing.T, objs []*manifest.Object, spec string) string {
@@ -50,30 +49,11 @@ func resourceList(t *testing.T, objs []*manifest.Object, spec string) string {
 	return b.String()
 }
 
-func decodeAll(t *testing.T, b []byte) []map[string]any {
-	t.Helper()
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	var out []map[string]any
-	for {
-		var m map[string]any
-		err := dec.Decode(&m)
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m != nil {
-			out = append(out, m)
-		}
-	}
-}
-
 func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	// The notes (stderr's messages) are TestLocate's subject, not these tests'.
-	_, err := (&krm.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+	_, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
 	if err != nil {
 		if out.Len() > 0 {
 			t.Fatalf("wrote output on error: %s", out.String())
@@ -113,7 +93,7 @@ func TestSameAsRender(t *testing.T) {
 	for _, it := range items {
 		got = append(got, it.(map[string]any))
 	}
-	wantObjs := decodeAll(t, want.Bytes())
+	wantObjs := testtool.DecodeAll(t, want.Bytes())
 	if len(got) != len(wantObjs) || len(got) < 5 {
 		t.Fatalf("%d items, render has %d objects", len(got), len(wantObjs))
 	}
@@ -276,7 +256,7 @@ func TestTenants(t *testing.T) {
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
 	var out bytes.Buffer
-	if _, err := (&krm.Fn{In: strings.NewReader(in), Out: &out, FS: smallFS(), Secrets: []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, Linter: check.KRMLinter(validator.APIServer{})}).Run(); err != nil {
+	if _, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: smallFS(), Secrets: []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, Linter: check.KRMLinter(validator.APIServer{})}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	i := strings.Index(out.String(), "results:")
@@ -291,7 +271,7 @@ func TestSecretsMaskedInResults(t *testing.T) {
 func TestCheckFalse(t *testing.T) {
 	off := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: false", 1)
 	var out bytes.Buffer
-	if _, err := (&krm.Fn{In: strings.NewReader(off), Out: &out, FS: smallFS()}).Run(); err != nil {
+	if _, err := (&action.Fn{In: strings.NewReader(off), Out: &out, FS: smallFS()}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	var list map[string]any
@@ -302,7 +282,7 @@ func TestCheckFalse(t *testing.T) {
 		t.Errorf("check: false: %d items, results %v; want the items and no results", len(items), list["results"])
 	}
 	out.Reset()
-	if _, err := (&krm.Fn{In: strings.NewReader(small), Out: &out, FS: smallFS()}).Run(); !errors.Is(err, krm.ErrNeedsLinter) || out.Len() > 0 {
+	if _, err := (&action.Fn{In: strings.NewReader(small), Out: &out, FS: smallFS()}).Run(); !errors.Is(err, action.ErrNeedsLinter) || out.Len() > 0 {
 		t.Errorf("check on, no linter: %v, %d bytes out; want ErrNeedsLinter and nothing", err, out.Len())
 	}
 	bad := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: \"false\"", 1)

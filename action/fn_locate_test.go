@@ -1,4 +1,4 @@
-package krm_test
+package action_test
 
 import (
 	"os"
@@ -7,10 +7,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/check"
-	"github.com/krender/krender/lint/krm"
 	"github.com/krender/krender/lint/validator"
 )
 
@@ -122,7 +122,7 @@ func TestNotesNameTheFile(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
 	in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: app/pod.yaml}", "{}"), "      - name: FLAGS\n        value: --greeting=${GREETING} --level=${LEVEL}\n", "      - {name: A, valueFrom: {secretKeyRef: {name: missing, key: k}}}\n", 1)
 	var out strings.Builder
-	notes, err := (&krm.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+	notes, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out strings.Builder
-		_, err = (&krm.Fn{In: strings.NewReader(in), Out: &out, FS: userfs.OS, Root: none, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+		_, err = (&action.Fn{In: strings.NewReader(in), Out: &out, FS: userfs.OS, Root: none, Linter: check.KRMLinter(validator.APIServer{})}).Run()
 		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %s", err, want)
 		}

@@ -1,4 +1,4 @@
-package check
+package action_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/validator"
 )
 
@@ -49,7 +50,7 @@ func TestCRDAcrossTenants(t *testing.T) {
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fs, err := (&Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config: Config{Validator: validator.APIServer{}}}).Run()
+	fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config: check.Config{Validator: validator.APIServer{}}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +100,13 @@ func TestNeedsValidator(t *testing.T) {
 				fsys[name] = &fstest.MapFile{Data: []byte(text)}
 			}
 			opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}
-			want, err := (&Check{FS: fsys, Options: opts, Config: Config{Validator: validator.APIServer{}}}).Run()
+			want, err := (&action.Check{FS: fsys, Options: opts, Config: check.Config{Validator: validator.APIServer{}}}).Run()
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := (&Check{FS: fsys, Options: opts}).Run()
+			got, err := (&action.Check{FS: fsys, Options: opts}).Run()
 			switch {
-			case c.needs && (!errors.Is(err, ErrNeedsValidator) || got != nil):
+			case c.needs && (!errors.Is(err, check.ErrNeedsValidator) || got != nil):
 				t.Errorf("without a Validator: %v, %d findings; want ErrNeedsValidator and none", err, len(got))
 			case !c.needs && err != nil:
 				t.Errorf("without a Validator: %v", err)

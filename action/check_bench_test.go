@@ -1,4 +1,4 @@
-package check_test
+package action_test
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func benchCheck(b *testing.B, custom bool) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if findings, err = (&check.Check{FS: fsys, Options: opts, Config: cfg}).Run(); err != nil {
+				if findings, err = (&action.Check{FS: fsys, Options: opts, Config: cfg}).Run(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -91,7 +91,7 @@ func BenchmarkCheckVsRender(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/check", tenants), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := (&check.Check{FS: fsys, Options: opts, Config: check.Config{Validator: validator.APIServer{}}}).Run(); err != nil {
+				if _, err := (&action.Check{FS: fsys, Options: opts, Config: check.Config{Validator: validator.APIServer{}}}).Run(); err != nil {
 					b.Fatal(err)
 				}
 			}
