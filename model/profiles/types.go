@@ -177,10 +177,16 @@ type InjectValue struct {
 
 func (v *InjectValue) UnmarshalYAML(n *yaml.Node) error {
 	type plain InjectValue
-	if err := n.Load((*plain)(v), yaml.WithKnownFields()); err != nil {
+	return loadEntry(n, (*plain)(v), &v.Pos)
+}
+
+// loadEntry reads an entry of the profile with only its known fields, and
+// notes where it stands, for errors about what it lacks.
+func loadEntry(n *yaml.Node, into any, pos *filepos.Pos) error {
+	if err := n.Load(into, yaml.WithKnownFields()); err != nil {
 		return err
 	}
-	v.Pos = filepos.Pos{Line: n.Line, Col: n.Column}
+	*pos = filepos.Pos{Line: n.Line, Col: n.Column}
 	return nil
 }
 
@@ -251,11 +257,7 @@ type RuntimeField struct {
 
 func (f *RuntimeField) UnmarshalYAML(n *yaml.Node) error {
 	type plain RuntimeField
-	if err := n.Load((*plain)(f), yaml.WithKnownFields()); err != nil {
-		return err
-	}
-	f.Pos = filepos.Pos{Line: n.Line, Col: n.Column}
-	return nil
+	return loadEntry(n, (*plain)(f), &f.Pos)
 }
 
 // Merge adds a later file's runtime fields to an earlier one's; an entry

@@ -91,29 +91,15 @@ func isNameChar(c byte) bool  { return isNameStart(c) || (c >= '0' && c <= '9') 
 // the reference `$A`, and `${A:-$B}` holds `$B`), exactly as GNU envsubst
 // reads; the one difference is an escape (`$${NAME}`, see Escapes), which
 // GNU reads as `$` and the reference `${NAME}`.
-func Scan(s string) []Ref {
-	var refs []Ref
-	for i := 0; i < len(s); i++ {
-		if s[i] != '$' {
-			continue
-		}
-		if e, ok := escapeAt(s, i); ok {
-			i = e.End - 1
-			continue
-		}
-		if r, ok := refAt(s, i); ok {
-			refs = append(refs, r)
-			i = r.End - 1
-		}
-	}
-	return refs
-}
+func Scan(s string) []Ref { return scan(s, false) }
 
 // ScanDefaults is Scan that also reads `${NAME:-word}`, `${NAME-word}`,
 // `${NAME:=word}` and `${NAME=word}` as one reference each, where word holds
 // no `$`, `{` or `}` (a nested expression stays shell text, read as Scan reads
 // it). Only fields no shell reads take defaults: in a script the shell does.
-func ScanDefaults(s string) []Ref {
+func ScanDefaults(s string) []Ref { return scan(s, true) }
+
+func scan(s string, defaults bool) []Ref {
 	var refs []Ref
 	for i := 0; i < len(s); i++ {
 		if s[i] != '$' {
@@ -123,7 +109,10 @@ func ScanDefaults(s string) []Ref {
 			i = e.End - 1
 			continue
 		}
-		r, ok := defaultAt(s, i)
+		r, ok := Ref{}, false
+		if defaults {
+			r, ok = defaultAt(s, i)
+		}
 		if !ok {
 			r, ok = refAt(s, i)
 		}
