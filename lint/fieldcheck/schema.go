@@ -172,8 +172,14 @@ func decodeJSON(root *yaml.Node, obj any, prefix, what string) []Problem {
 func JSON(o *manifest.Object) ([]byte, *Problem) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
-	// The encoder drops inferable tags and sets quoting in place: encode a copy.
-	if err := enc.Encode((&manifest.Object{Node: o.Node}).Clone().Node); err != nil {
+	// The encoder drops inferable tags and sets quoting in place: encode a
+	// copy, without comments. They hold no data, and go-yaml writes the
+	// root's foot comment after a blank line, which a last string in `|+`
+	// style then reads as its own ("a\n\n" comes back "a\n\n\n"); krender's
+	// printer writes that comment apart (manifest.Encoder).
+	c := (&manifest.Object{Node: o.Node}).Clone().Node
+	dropComments(c)
+	if err := enc.Encode(c); err != nil {
 		return nil, &Problem{Node: o.Node, Msg: err.Error()}
 	}
 	js, err := k8syaml.YAMLToJSON(buf.Bytes())
@@ -181,6 +187,13 @@ func JSON(o *manifest.Object) ([]byte, *Problem) {
 		return nil, &Problem{Node: o.Node, Msg: err.Error()}
 	}
 	return js, nil
+}
+
+func dropComments(n *yaml.Node) {
+	n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+	for _, c := range n.Content {
+		dropComments(c)
+	}
 }
 
 // Step is one step of a field path as the API server prints it: a field
