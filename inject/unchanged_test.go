@@ -1,43 +1,20 @@
 package inject
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v4"
-
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 )
 
-// notesOf applies one entry, with frag as its fragment, to template and
-// returns the notes and the rendered objects.
+// notesOf applies one entry (applyEntry) and returns the notes and the
+// rendered objects.
 func notesOf(t *testing.T, template, frag string, in profiles.Inject) ([]filepos.Note, string) {
 	t.Helper()
-	read := func(p string) ([]byte, error) {
-		if p == "frag.yaml" {
-			return []byte(frag), nil
-		}
-		return nil, os.ErrNotExist
-	}
-	at := filepos.Pos{File: "p.yaml", Line: 3, Col: 5}
-	in.Name, in.Fragment, in.FragmentPath, in.Pos = profiles.Str{Value: "x", Pos: at}, profiles.Str{Value: "frag.yaml", Pos: at}, "frag.yaml", at
-	st, err := New(read, &profiles.Profile{Inject: []profiles.Inject{in}}, yqexpr.Syntax{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs, err := manifest.Parse(manifest.NewSource("app.yaml", []byte(template)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &manifest.Set{Objects: objs}
-	if err := st.Apply(s); err != nil {
-		t.Fatal(err)
-	}
-	out, err := manifest.Marshal(objs)
+	s := applyEntry(t, template, frag, in)
+	out, err := manifest.Marshal(s.Objects)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,13 +104,6 @@ func TestEntryThatReachesNothingWarnsAsBefore(t *testing.T) {
 }
 
 func TestSame(t *testing.T) {
-	parse := func(s string) *yaml.Node {
-		var d yaml.Node
-		if err := yaml.Load([]byte(s), &d); err != nil {
-			t.Fatal(err)
-		}
-		return d.Content[0]
-	}
 	big := func(last string) string {
 		var b strings.Builder
 		for i := range 100 {
@@ -158,7 +128,7 @@ func TestSame(t *testing.T) {
 		{big("v"), big("w"), false},
 		{"[a]", "{a: b}", false},
 	} {
-		if got := same(parse(c.a), parse(c.b)); got != c.want {
+		if got := same(parseNode(t, c.a), parseNode(t, c.b)); got != c.want {
 			t.Errorf("same(%q, %q) = %v", c.a, c.b, got)
 		}
 	}
