@@ -2,15 +2,19 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
+	"github.com/krender/krender/lint/validator"
 )
 
 // The token stands for a secret of the CI runner's: it must never reach
@@ -357,6 +361,15 @@ func TestRootOutsideAnyWorkTreeIsTheProfiles(t *testing.T) {
 						t.Errorf("%s -p %s from outside the repository: exit %d, stderr %q\n%s", cmd, profile, code, errs, out)
 					}
 				}
+			}
+			// gc reads -p for its reference fields, through the same root.
+			var ran bool
+			record := func(context.Context, gc.Options, io.Writer) error { ran = true; return nil }
+			var gcOut, gcErr bytes.Buffer
+			gcCode := executeWith(validator.APIServer{}, record, nil, []string{"gc", "-n", "shop", "-p", "../../repo/profiles/dev.yaml"},
+				strings.NewReader(""), &gcOut, &gcErr, userfs.Dir(cwd), &filesys.Mem{}, noEnv)
+			if gcCode != 0 || !ran {
+				t.Errorf("gc -p from outside the repository: exit %d, stderr %q", gcCode, gcErr.String())
 			}
 			// The root is the repository, not everything above it.
 			out, errs, code := runIn(t, cwd, "render", "-p", "../../repo/profiles/leak.yaml", templates)
