@@ -93,7 +93,7 @@ func Load(fsys fs.FS, o Options) (*Inputs, error) {
 	if err := checkOptions(o); err != nil {
 		return nil, err
 	}
-	root, err := loader.DefaultRoot(fsys, o.Root)
+	root, err := loader.DefaultRoot(fsys, o.Root, o.Profile)
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,7 @@ func (f *Fn) run(list *krm.List) ([]filepos.Note, error) {
 		return nil, err
 	}
 
-	root, err := loader.DefaultRoot(f.FS, f.Root)
+	root, err := loader.DefaultRoot(f.FS, f.Root, "") // the root must hold spec.profile: it does not choose it
 	if err != nil {
 		return nil, err
 	}

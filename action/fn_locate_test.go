@@ -153,7 +153,7 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 	zero := strings.Repeat("../", 40) + "dev/zero"
 	for _, name := range []string{zero, "."} {
 		in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: '"+name+"'}", "{}"), "profile: p.yaml", "profile: "+p, 1)
-		none, err := loadroot.New(userfs.OS, "", loadroot.None) // the profile is in a temporary directory
+		none, err := loadroot.New(userfs.OS, "", loadroot.None, "") // the profile is in a temporary directory
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,7 +44,10 @@ type entry struct {
 // yq's `+=` creates where the fragment had none to copy.
 const StageName = "inject"
 
-// RuleUnused is the rule id of the note on an inject entry that changed nothing.
+// RuleUnused is the rule id of the note on an inject entry that changed
+// nothing: it reached no object, or each object it reached already held
+// what its fragment gives. One id for both, as docs/inject.md promises, so
+// that check.disable silences every entry that changes nothing.
 const RuleUnused = "inject-unused"
 
 // New compiles every expression and loads every fragment of p once; read is
@@ -160,18 +163,23 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		if err := recheck(); err != nil {
 			return err
 		}
-		changed := 0
+		reached, changed := false, false
 		for _, o := range s.Objects {
-			ok, err := e.apply(o)
+			r, err := e.apply(o)
 			if err != nil {
 				errs = filepos.Append(errs, err)
 			}
-			if ok {
-				changed++
+			if r != unreached {
+				reached = true
 				grown[o] = true
 			}
+			changed = changed || r == modified
 		}
-		if changed == 0 && len(errs) == 0 {
+		switch {
+		case len(errs) > 0, changed:
+		case reached:
+			s.Note(nil, RuleUnused, filepos.Warning, e.in.Pos, fmt.Sprintf("inject %s changed nothing: each object it reaches already holds what its fragment gives", e.in.Name.Value))
+		default:
 			s.Note(nil, RuleUnused, filepos.Warning, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
 		}
 	}
@@ -181,38 +189,56 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	return recheck()
 }
 
+// outcome is what an entry did to one object.
+type outcome uint8
+
+const (
+	unreached outcome = iota // not selected, or without the target
+	unchanged                // the target already held what the fragment gives
+	modified
+)
+
 // apply injects into o if e selects it and o has the target.
-func (e *entry) apply(o *manifest.Object) (bool, error) {
+func (e *entry) apply(o *manifest.Object) (outcome, error) {
 	if e.exclude[o.Name()] {
-		return false, nil
+		return unreached, nil
 	}
 	if e.where != nil {
 		ok, err := e.where.Match(o.Node)
 		if err != nil {
-			return false, e.exprError(e.where, o, err)
+			return unreached, e.exprError(e.where, o, err)
 		}
 		if !ok {
-			return false, nil
+			return unreached, nil
 		}
 	}
 	targets, err := e.targets(o)
 	if err != nil || len(targets) == 0 {
-		return false, err
+		return unreached, err
 	}
+	out := unchanged
 	for _, d := range e.deletes {
-		if _, err := d.Delete(o.Node); err != nil {
-			return false, e.exprError(d, o, err)
+		n, err := d.Delete(o.Node)
+		if err != nil {
+			return unreached, e.exprError(d, o, err)
+		}
+		if n > 0 {
+			out = modified
 		}
 	}
 	if targets, err = e.targets(o); err != nil { // a deletion may have moved them
-		return false, err
+		return unreached, err
 	}
 	for _, t := range targets {
-		if err := e.put(o, t); err != nil {
-			return false, err
+		changed, err := e.put(o, t)
+		if err != nil {
+			return unreached, err
+		}
+		if changed {
+			out = modified
 		}
 	}
-	return true, nil
+	return out, nil
 }
 
 // targets are the nodes of o the fragment goes into. Objects without the
@@ -242,24 +268,26 @@ func (e *entry) targets(o *manifest.Object) ([]*yaml.Node, error) {
 		o.Kind(), o.Name(), want, listOrNone(have), e.in.Name.Value, e.in.Container.Pos)
 }
 
-// put lays the fragment over one target, keeping the target's pointer.
-func (e *entry) put(o *manifest.Object, t *yaml.Node) error {
+// put lays the fragment over one target, keeping the target's pointer,
+// and reports whether the target's value changed.
+func (e *entry) put(o *manifest.Object, t *yaml.Node) (bool, error) {
 	if e.add == nil {
 		s := containerShape
 		if e.into != nil {
 			s = shapeAt(o, t)
 		}
-		merge(t, e.frag.node, s, grafter{o, e.frag.src})
-		return nil
+		return merge(t, e.frag.node, s, grafter{o, e.frag.src}), nil
 	}
-	before := o.Pos(t)
+	before, changed := o.Pos(t), false
 	err := o.Rebuild(StageName, t, e.frag.node, e.frag.src, func(t, frag *yaml.Node) (*yaml.Node, error) {
-		return e.add.Eval(t, map[string]*yaml.Node{"frag": frag})
+		out, err := e.add.Eval(t, map[string]*yaml.Node{"frag": frag})
+		changed = err == nil && !same(t, out) // Eval leaves t as it was
+		return out, err
 	})
 	if err != nil {
-		return filepos.Errorf(before, "inject %s (%s) cannot add its fragment here: %v", e.in.Name.Value, e.in.Pos, err)
+		return false, filepos.Errorf(before, "inject %s (%s) cannot add its fragment here: %v", e.in.Name.Value, e.in.Pos, err)
 	}
-	return nil
+	return changed, nil
 }
 
 func (e *entry) exprError(x *yqexpr.Expr, o *manifest.Object, err error) error {

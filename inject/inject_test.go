@@ -151,14 +151,18 @@ func TestFragmentIsNotShared(t *testing.T) {
 	}
 }
 
-func TestMergeNamedLists(t *testing.T) {
-	parse := func(s string) *yaml.Node {
-		var d yaml.Node
-		if err := yaml.Load([]byte(s), &d); err != nil {
-			t.Fatal(err)
-		}
-		return d.Content[0]
+// parseNode is the YAML document s's node.
+func parseNode(t *testing.T, s string) *yaml.Node {
+	t.Helper()
+	var d yaml.Node
+	if err := yaml.Load([]byte(s), &d); err != nil {
+		t.Fatal(err)
 	}
+	return d.Content[0]
+}
+
+func TestMergeNamedLists(t *testing.T) {
+	parse := func(s string) *yaml.Node { return parseNode(t, s) }
 	dst := parse(`containers:
   - name: app
     image: app:1

@@ -18,22 +18,28 @@ import (
 // first object as YAML.
 func injectInto(t *testing.T, template, frag, container, into string) string {
 	t.Helper()
+	in := profiles.Inject{Container: profiles.Str{Value: container}, Into: profiles.Str{Value: into}}
+	s := applyEntry(t, template, frag, in)
+	out, err := manifest.Marshal(s.Objects[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// applyEntry applies one entry in, named x and written at p.yaml:3:5,
+// with frag as its fragment, to the objects of template.
+func applyEntry(t *testing.T, template, frag string, in profiles.Inject) *manifest.Set {
+	t.Helper()
 	read := func(p string) ([]byte, error) {
 		if p == "frag.yaml" {
 			return []byte(frag), nil
 		}
 		return nil, os.ErrNotExist
 	}
-	at := filepos.Pos{File: "p.yaml", Line: 1, Col: 1}
-	p := &profiles.Profile{Inject: []profiles.Inject{{
-		Name:         profiles.Str{Value: "x", Pos: at},
-		Fragment:     profiles.Str{Value: "frag.yaml", Pos: at},
-		Container:    profiles.Str{Value: container, Pos: at},
-		Into:         profiles.Str{Value: into, Pos: at},
-		FragmentPath: "frag.yaml",
-		Pos:          at,
-	}}}
-	st, err := New(read, p, yqexpr.Syntax{})
+	at := filepos.Pos{File: "p.yaml", Line: 3, Col: 5}
+	in.Name, in.Fragment, in.FragmentPath, in.Pos = profiles.Str{Value: "x", Pos: at}, profiles.Str{Value: "frag.yaml", Pos: at}, "frag.yaml", at
+	st, err := New(read, &profiles.Profile{Inject: []profiles.Inject{in}}, yqexpr.Syntax{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,14 +47,11 @@ func injectInto(t *testing.T, template, frag, container, into string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Apply(&manifest.Set{Objects: objs}); err != nil {
+	s := &manifest.Set{Objects: objs}
+	if err := st.Apply(s); err != nil {
 		t.Fatal(err)
 	}
-	out, err := manifest.Marshal(objs[:1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
+	return s
 }
 
 const deployment = `apiVersion: apps/v1

@@ -21,7 +21,7 @@ type Options struct {
 // load reads the profile and templates from fsys as the render action
 // does, every tenant a unit, and builds the engine over them.
 func load(fsys fs.FS, o Options) (*Engine, error) {
-	root, err := loader.DefaultRoot(fsys, nil)
+	root, err := loader.DefaultRoot(fsys, nil, "")
 	if err != nil {
 		return nil, err
 	}

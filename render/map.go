@@ -116,7 +116,7 @@ func inTenant(err error, tenant string) error {
 	if tenant == "" {
 		return err
 	}
-	suffix := " (tenant " + tenant + ")"
+	suffix := filepos.Scope(nil, []string{tenant}, 0) // " (tenant t)", as notes and check say it
 	if out := filepos.Rewrite(err, func(e filepos.Error) filepos.Error { e.Msg += suffix; return e }); out != nil {
 		return out
 	}

@@ -46,7 +46,7 @@ func (c *Collect) withTable() (Options, error) {
 	o := c.Options
 	var hash profiles.Hash
 	if c.Profile != "" {
-		root, err := loader.DefaultRoot(c.FS, c.Root)
+		root, err := loader.DefaultRoot(c.FS, c.Root, c.Profile)
 		if err != nil {
 			return o, err
 		}

@@ -64,8 +64,10 @@ type Root struct {
 
 // New finds the root on fsys: dir when given (--root), else the top of the
 // git work tree holding the working directory (a `.git` directory, or a
-// file as in a linked worktree), else the working directory itself.
-func New(fsys FS, dir string, mode Mode) (*Root, error) {
+// file as in a linked worktree), else, when the run names a profile (""
+// for none), the top of the work tree holding it (see profileTree), else
+// the working directory itself.
+func New(fsys FS, dir string, mode Mode, profile string) (*Root, error) {
 	if mode == None {
 		return &Root{off: true}, nil
 	}
@@ -90,22 +92,83 @@ func New(fsys FS, dir string, mode Mode) (*Root, error) {
 		return r, nil
 	}
 	r.dir = cwd
-	for d := cwd; ; {
-		if _, err := userfs.Stat(fsys, filepath.Join(d, ".git")); err == nil {
-			r.dir = d
-			break
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
+	if top, ok := r.workTree(cwd); ok {
+		r.dir = top
+	} else if top, ok := r.profileTree(profile); ok {
+		r.dir = top
 	}
 	r.shown = r.dir
 	if rel, err := filepath.Rel(cwd, r.dir); err == nil {
 		r.shown = rel // "." or "../..": the same on every machine
 	}
 	return r, nil
+}
+
+// workTree is the nearest directory at or above d, an absolute path, that
+// holds `.git`.
+func (r *Root) workTree(d string) (string, bool) {
+	for {
+		if r.holdsGit(d) {
+			return d, true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", false
+		}
+		d = up
+	}
+}
+
+// profileTree is the top of the git work tree holding the profile at path,
+// as written: the nearest directory above it that holds `.git`, its links
+// followed. A symbolic link on the way up that lies inside a work tree (a
+// link a pull request could commit) does not choose the root: the work
+// tree holding the link does, so that `profiles -> /elsewhere/checkout`
+// leaves the root at the repository, where Check and CheckGiven hold
+// what the link leads to.
+func (r *Root) profileTree(path string) (string, bool) {
+	if path == "" {
+		return "", false
+	}
+	abs, err := userfs.Abs(r.fsys, path)
+	if err != nil {
+		return "", false
+	}
+	top, linked := "", false
+	for d := filepath.Dir(abs); ; {
+		if r.holdsGit(d) && (top == "" || linked) {
+			top, linked = d, false
+		}
+		linked = linked || r.isLink(d)
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	if top == "" {
+		return "", false
+	}
+	real, err := r.real(top)
+	return real, err == nil
+}
+
+func (r *Root) holdsGit(d string) bool {
+	_, err := userfs.Stat(r.fsys, filepath.Join(d, ".git"))
+	return err == nil
+}
+
+// isLink reports whether d itself is a symbolic link (on an FS that has
+// links).
+func (r *Root) isLink(d string) bool {
+	l, ok := r.fsys.(interface {
+		Lstat(string) (fs.FileInfo, error)
+	})
+	if !ok {
+		return false
+	}
+	st, err := l.Lstat(d)
+	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }
 
 // Off reports whether the check is turned off (--load-restrictor none).

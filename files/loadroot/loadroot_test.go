@@ -55,7 +55,7 @@ func TestCheckFollowsLinks(t *testing.T) {
 	if err := os.Symlink("sub", filepath.Join(root, "in")); err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(userfs.OS, root, RootOnly)
+	r, err := New(userfs.OS, root, RootOnly, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,57 @@ func TestCheckFollowsLinks(t *testing.T) {
 			t.Errorf("Check(%s): %v, want allowed=%v", path, err, ok)
 		}
 	}
-	if off, _ := New(userfs.OS, root, None); off.Check("fragment", "/etc/passwd", filepos.Pos{}) != nil || !off.Off() {
+	if off, _ := New(userfs.OS, root, None, ""); off.Check("fragment", "/etc/passwd", filepos.Pos{}) != nil || !off.Off() {
 		t.Error("--load-restrictor none still checks")
+	}
+}
+
+// TestRootHoldingTheProfile: from a working directory in no work tree, the
+// root is the work tree holding the profile as its path is written; a
+// link on that path inside a work tree leaves the root at that work tree,
+// a link above the work tree (the user's own) is followed. From within a
+// work tree, or with --root, the profile plays no part.
+func TestRootHoldingTheProfile(t *testing.T) {
+	base := t.TempDir()
+	for d := base; filepath.Dir(d) != d; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			t.Skipf("the temporary directory lies in a git work tree (%s)", d)
+		}
+	}
+	for _, d := range []string{"repo/.git", "repo/profiles", "repo/sub/.git", "other/.git", "runner/b/.git", "plain", "cwd", "tree/.git", "tree/in"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"repo-link":        "repo",      // the user's own link to a checkout
+		"repo/other":       "../other",  // a link committed in the repository to another checkout
+		"repo/a":           "../runner", // ... to a directory holding one
+		"repo/profiles/in": "../sub",    // ... within the repository
+	} {
+		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ cwd, dir, profile, want string }{
+		{"cwd", "", "../repo/profiles/p.yaml", "../repo"},
+		{"cwd", "", filepath.Join(base, "repo/profiles/p.yaml"), "../repo"},
+		{"cwd", "", "../repo/sub/p.yaml", "../repo/sub"}, // a submodule: the nearest work tree
+		{"cwd", "", "../repo-link/profiles/p.yaml", "../repo"},
+		{"cwd", "", "../repo/other/p.yaml", "../repo"},
+		{"cwd", "", "../repo/a/b/p.yaml", "../repo"},
+		{"cwd", "", "../repo/profiles/in/p.yaml", "../repo"}, // a link in the repository to its submodule
+		{"cwd", "", "../plain/p.yaml", "."},
+		{"cwd", "", "", "."},
+		{"cwd", "../plain", "../repo/profiles/p.yaml", "../plain"},
+		{"tree/in", "", "../../repo/profiles/p.yaml", ".."},
+	} {
+		r, err := New(userfs.Dir(filepath.Join(base, c.cwd)), c.dir, RootOnly, c.profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.String(); got != c.want {
+			t.Errorf("in %s, --root %q, -p %s: root %s, want %s", c.cwd, c.dir, c.profile, got, c.want)
+		}
 	}
 }

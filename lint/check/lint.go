@@ -85,7 +85,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	for _, c := range p.Check.CRDs {
 		paths = append(paths, c.Value)
 	}
-	root, err := loader.DefaultRoot(cfg.FS, cfg.Root)
+	root, err := loader.DefaultRoot(cfg.FS, cfg.Root, "")
 	if err != nil {
 		return nil, err
 	}

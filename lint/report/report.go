@@ -39,9 +39,7 @@ func writeText(w io.Writer, fs []rule.Finding) error {
 		if f.Object != "" {
 			where = append(where, f.Object)
 		}
-		if len(f.Tenants) > 0 {
-			where = append(where, "tenants: "+strings.Join(f.Tenants, ", "))
-		}
+		where = append(where, filepos.ScopeParts(nil, f.Tenants, 0)...) // render's wording
 		scope := ""
 		if len(where) > 0 {
 			scope = " (" + strings.Join(where, "; ") + ")"

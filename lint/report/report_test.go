@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
@@ -12,6 +13,7 @@ import (
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/validator"
+	"github.com/krender/krender/model/filepos"
 )
 
 func findings(t *testing.T, dir string) []rule.Finding {
@@ -70,5 +72,29 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	if check.HasErrors(fs) {
 		t.Fatal("etc-hosts: no finding is an error, yet HasErrors says so")
+	}
+}
+
+// TestTextNamesTenantsAsRenderDoes: check's text names the tenants a
+// finding was found in with the words render's messages use for the same
+// finding ("tenant a", "tenants a, b"), after the object.
+func TestTextNamesTenantsAsRenderDoes(t *testing.T) {
+	for _, c := range []struct {
+		tenants []string
+		want    string
+	}{
+		{[]string{"tenant-a"}, "(Deployment/api; tenant tenant-a)"},
+		{[]string{"t1", "t2"}, "(Deployment/api; tenants t1, t2)"},
+	} {
+		f := rule.Finding{Rule: "r", Severity: filepos.Warning, Pos: filepos.Pos{File: "a.yaml", Line: 3, Col: 1}, Object: "Deployment/api", Msg: "m", Tenants: c.tenants}
+		var buf bytes.Buffer
+		if err := Write(&buf, "text", []rule.Finding{f}); err != nil {
+			t.Fatal(err)
+		}
+		note := filepos.Note{Pos: f.Pos, Severity: f.Severity, Msg: f.Msg, Rule: f.Rule, Tenants: c.tenants}.String()
+		scope := strings.TrimPrefix(c.want, "(Deployment/api; ")
+		if !strings.Contains(buf.String(), "[r] "+c.want+"\n") || !strings.Contains(note, "("+scope+" [r]") {
+			t.Errorf("check says %q and render %q: want both to name %q", buf.String(), note, scope)
+		}
 	}
 }

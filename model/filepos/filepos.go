@@ -189,6 +189,17 @@ const maxListed = 8
 // Scope says which zone copies and tenants a finding applies to, as
 // " (zones a, b; tenants t1, t2)", naming at most max of each (0: all).
 func Scope(zones, tenants []string, max int) string {
+	parts := ScopeParts(zones, tenants, max)
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// ScopeParts are Scope's parts, "zone a" or "zones a, b", then "tenant t"
+// or "tenants t1, t2": the one wording of render's messages and check's
+// findings, in every format.
+func ScopeParts(zones, tenants []string, max int) []string {
 	var parts []string
 	list := func(one, many string, names []string) {
 		switch {
@@ -203,10 +214,7 @@ func Scope(zones, tenants []string, max int) string {
 	}
 	list("zone", "zones", zones)
 	list("tenant", "tenants", tenants)
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, "; ") + ")"
+	return parts
 }
 
 // Key identifies a note at one template position, whatever copy or tenant

@@ -35,7 +35,7 @@ to standard output.`,
   krender fn --set-env IMAGE_TAG < resource-list.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			root, err := rf.resolve(h.fsys)
+			root, err := rf.resolve(h.fsys, "") // spec.profile comes from the repository: the root must hold it
 			if err != nil {
 				return err
 			}

@@ -41,7 +41,7 @@ func gcCmd(h *host) *cobra.Command {
 				return h.delegate() // client-go lives in krender-check
 			}
 			if g.Profile != "" { // --root goes with -p alone
-				root, err := rf.resolve(h.fsys)
+				root, err := rf.resolve(h.fsys, g.Profile)
 				if err != nil {
 					return err
 				}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -15,8 +16,9 @@ import (
 )
 
 // TestBuildsOfOneCommitAgree builds krender and krender-check from one
-// commit twice, as `make build` does in a clone (stamped with the
-// revision) and as -buildvcs=false or `go install ./cmd/...` in a worktree
+// commit twice, as the README's `go install` line does in a clone (stamped
+// with the revision, even where GOFLAGS=-buildvcs=false as on many CI
+// machines) and as -buildvcs=false or `go install ./cmd/...` in a worktree
 // does (no revision), and runs each krender with the other build's
 // krender-check: the hand-over works both ways and prints what
 // krender-check prints in-process.
@@ -29,14 +31,14 @@ func TestBuildsOfOneCommitAgree(t *testing.T) {
 	built := map[bool]string{}
 	for _, vcs := range []bool{true, false} {
 		dir := t.TempDir()
-		flag := "-buildvcs=false"
+		args := []string{"build", "-buildvcs=false", "-o", dir + string(filepath.Separator), "./cmd/krender", "./cmd/krender-check"}
 		if vcs {
-			flag = "-buildvcs=true"
+			args = readmeInstall(t)
 		}
-		cmd := exec.Command("go", "build", flag, "-o", dir+string(filepath.Separator), "./cmd/krender", "./cmd/krender-check")
-		cmd.Dir = src
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = src, append(os.Environ(), "GOFLAGS=-buildvcs=false", "GOBIN="+dir)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", flag, err, out)
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 		built[vcs] = dir
 	}
@@ -66,6 +68,21 @@ func TestBuildsOfOneCommitAgree(t *testing.T) {
 				krenderVCS, !krenderVCS, code, out.String(), errb.String(), wantCode, wantOut.String())
 		}
 	}
+}
+
+// readmeInstall is the README's `go install ... ./cmd/...` line for a
+// clone, as arguments of go.
+func readmeInstall(t *testing.T) []string {
+	t.Helper()
+	text, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`go (install [^`]*\\./cmd/\\.\\.\\.)`").FindStringSubmatch(strings.ReplaceAll(string(text), "\n", " "))
+	if m == nil {
+		t.Fatal("README.md has no `go install ... ./cmd/...` line for a clone")
+	}
+	return strings.Fields(m[1])
 }
 
 // commitModule copies the module's files, as they are in the work tree,

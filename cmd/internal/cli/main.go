@@ -270,7 +270,7 @@ func renderFlags(c *cobra.Command, o *action.Options, h *host) {
 	var rf rootFlags
 	rf.register(c)
 	c.PreRunE = func(*cobra.Command, []string) (err error) {
-		if o.Root, err = rf.resolve(h.fsys); err != nil {
+		if o.Root, err = rf.resolve(h.fsys, o.Profile); err != nil {
 			return err
 		}
 		return h.secrets(o, &sf)
@@ -289,16 +289,18 @@ func renderFlags(c *cobra.Command, o *action.Options, h *host) {
 type rootFlags struct{ dir, mode string }
 
 func (f *rootFlags) register(c *cobra.Command) {
-	c.Flags().StringVar(&f.dir, "root", "", "the directory every file a profile names must lie within (default: the top of the git work tree holding the current directory, else the current directory)")
+	c.Flags().StringVar(&f.dir, "root", "", "the directory every file a profile names must lie within (default: the top of the git work tree holding the current directory, else the one holding the profile, else the current directory)")
 	c.Flags().StringVar(&f.mode, "load-restrictor", "rootOnly", "rootOnly: files a profile names and links in template directories must lie within --root; none: no check (kustomize's LoadRestrictionsRootOnly and LoadRestrictionsNone are accepted too)")
 }
 
-func (f *rootFlags) resolve(fsys fs.FS) (*loadroot.Root, error) {
+// resolve finds the root; profile is the run's -p (see loadroot.New), ""
+// when the root must hold the profile rather than follow it (krender fn).
+func (f *rootFlags) resolve(fsys fs.FS, profile string) (*loadroot.Root, error) {
 	mode, err := loadroot.ParseMode(f.mode)
 	if err != nil {
 		return nil, err
 	}
-	return loadroot.New(fsys, f.dir, mode)
+	return loadroot.New(fsys, f.dir, mode, profile)
 }
 
 // shardFlag reads --shard i/n.

@@ -2,15 +2,19 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
+	"github.com/krender/krender/lint/validator"
 )
 
 // The token stands for a secret of the CI runner's: it must never reach
@@ -306,5 +310,87 @@ func TestRootInMemory(t *testing.T) {
 	errb.Reset()
 	if code = run([]string{"render", "-p", "profiles/ok.yaml", "app.yaml"}, &out, &errb, fsys, &filesys.Mem{}); code != 0 || !strings.Contains(out.String(), "token: in-memory") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// outsideWorkTrees skips a test whose temporary directory lies in a git
+// work tree: it needs a working directory in none.
+func outsideWorkTrees(t *testing.T, dir string) {
+	t.Helper()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			t.Skipf("the temporary directory lies in a git work tree (%s)", d)
+		}
+		if filepath.Dir(d) == d {
+			return
+		}
+	}
+}
+
+// Run from a directory in no git work tree, krender takes the work tree
+// holding the profile as the root: the profile's own base and fragments
+// are read, what lies outside that work tree is still refused with the
+// --root hint, and a symbolic link inside the repository does not choose
+// the root.
+func TestRootOutsideAnyWorkTreeIsTheProfiles(t *testing.T) {
+	for _, git := range []string{"dir", "file"} {
+		t.Run(".git "+git, func(t *testing.T) {
+			base, app := rootTree(t, git)
+			outsideWorkTrees(t, filepath.Join(base, "outside"))
+			repo := filepath.Dir(app)
+			testtool.WriteFiles(t, base, map[string]string{
+				"repo/profiles/base.yaml":       fragmentProfile("../shared/frag.yaml"),
+				"repo/profiles/dev.yaml":        "extends: base.yaml\nvars: {ENV: dev}\n",
+				"repo/profiles/leak.yaml":       "extends: ../../outside/profile.yaml\n",
+				"outside/cwd/.keep":             "",
+				"other/.git/HEAD":               "ref: refs/heads/main\n", // another checkout on the runner
+				"other/dev.yaml":                "extends: secret.yaml\n",
+				"other/secret.yaml":             fragmentProfile("secret-frag.yaml"),
+				"other/secret-frag.yaml":        "token: " + outsideToken + "\n",
+				"runner/other/.git/HEAD":        "ref: refs/heads/main\n",
+				"runner/other/dev.yaml":         "extends: secret.yaml\n",
+				"runner/other/secret.yaml":      fragmentProfile("secret-frag.yaml"),
+				"runner/other/secret-frag.yaml": "token: " + outsideToken + "\n",
+			})
+			cwd := filepath.Join(base, "outside", "cwd")
+			templates := filepath.Join(app, "templates")
+			for _, profile := range []string{filepath.Join(repo, "profiles", "dev.yaml"), "../../repo/profiles/dev.yaml"} {
+				for _, cmd := range []string{"render", "check", "vars"} {
+					out, errs, code := runIn(t, cwd, cmd, "-p", profile, templates)
+					if code != 0 || cmd == "render" && !strings.Contains(out, "token: shared-in-repo") {
+						t.Errorf("%s -p %s from outside the repository: exit %d, stderr %q\n%s", cmd, profile, code, errs, out)
+					}
+				}
+			}
+			// gc reads -p for its reference fields, through the same root.
+			var ran bool
+			record := func(context.Context, gc.Options, io.Writer) error { ran = true; return nil }
+			var gcOut, gcErr bytes.Buffer
+			gcCode := executeWith(validator.APIServer{}, record, nil, []string{"gc", "-n", "shop", "-p", "../../repo/profiles/dev.yaml"},
+				strings.NewReader(""), &gcOut, &gcErr, userfs.Dir(cwd), &filesys.Mem{}, noEnv)
+			if gcCode != 0 || !ran {
+				t.Errorf("gc -p from outside the repository: exit %d, stderr %q", gcCode, gcErr.String())
+			}
+			// The root is the repository, not everything above it.
+			out, errs, code := runIn(t, cwd, "render", "-p", "../../repo/profiles/leak.yaml", templates)
+			wantRefused(t, out, errs, code, "../../repo/profiles/leak.yaml:1:10: extends ../../outside/profile.yaml", "../../repo")
+			// --root still decides when given.
+			out, errs, code = runIn(t, cwd, "render", "--root", ".", "-p", "../../repo/profiles/dev.yaml", templates)
+			wantRefused(t, out, errs, code, "extends ../../repo/profiles/base.yaml", ".")
+
+			// A link committed in the repository to another checkout, or
+			// to a directory holding one, leaves the root at the
+			// repository, which the link leads out of.
+			if err := os.Symlink(filepath.Join(base, "other"), filepath.Join(repo, "profiles", "other")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(base, "runner"), filepath.Join(repo, "runner")); err != nil {
+				t.Fatal(err)
+			}
+			for _, profile := range []string{"../../repo/profiles/other/dev.yaml", "../../repo/runner/other/dev.yaml"} {
+				out, errs, code = runIn(t, cwd, "render", "-p", profile, templates)
+				wantRefused(t, out, errs, code, profile+": this profile leads to", "../../repo")
+			}
+		})
 	}
 }
