@@ -9,6 +9,7 @@ import (
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/render/subst"
 )
 
 // Vars is `krender vars`, the action: it lists, per template location,
@@ -50,14 +51,19 @@ func varsRows(e *render.Engine) ([]VarsRow, error) {
 				vars[v.Name] = mask.Mask
 			}
 		}
+		var all [][]manifest.Ref
 		for _, t := range e.Templates {
 			refs, err := e.References(u, t, vars)
 			if err != nil {
 				return nil, err
 			}
+			all = append(all, refs)
 			for _, oc := range refs {
 				rows = append(rows, VarsRow{Location: oc.Pos, Tenant: u.Tenant, Reference: oc.Text, Reader: oc.Reader, Action: action(oc, vars, e.SecretVar)})
 			}
+		}
+		for _, un := range e.Unused(u, all...) {
+			rows = append(rows, VarsRow{Location: un.Pos, Tenant: u.Tenant, Reference: un.Name, Reader: "-", Action: unusedAction(un)})
 		}
 	}
 	return rows, nil
@@ -69,6 +75,14 @@ func quote(v string) string {
 		return v
 	}
 	return strconv.Quote(v)
+}
+
+// unusedAction says what becomes of a variable no template references.
+func unusedAction(u subst.Unused) string {
+	if u.Mistake() {
+		return "unused, with a warning: no template references it" + u.Hint + " [" + subst.UnusedRule + "]"
+	}
+	return "unused: no template of this render references it" + u.Hint
 }
 
 func action(oc manifest.Ref, vars map[string]string, secret func(string) bool) string {

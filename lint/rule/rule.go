@@ -90,7 +90,7 @@ var table = []Rule{
 		Summary: "replicas divided over the zones add up to more than written, since every zone copy keeps at least one",
 		Fix:     "nothing to do; write a count of at least the number of zones to keep the total"},
 	{ID: subst.UnusedRule, Severity: filepos.Warning,
-		Summary: "a variable the profile defines that no template references (a misspelling ships the old value); a base's name only where it looks misspelt",
+		Summary: "a variable the profile defines that no template references: a warning where it looks like a misspelling of a name the templates use (a misspelling ships the old value), else an info note",
 		Fix:     "fix the name or remove it; if other templates need it, list it under the profile's substitution.unused"},
 	{ID: subst.InvalidNameRule, Severity: filepos.Err,
 		Summary: "a metadata.name or metadata.namespace that substitution made and the API server refuses for the object's kind (a DNS-1123 subdomain or label, a DNS-1035 label, a path segment)",
