@@ -8,6 +8,7 @@ import (
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render"
 	"github.com/krender/krender/render/subst"
 )
@@ -21,6 +22,9 @@ type Vars struct {
 	// FS holds the templates and profiles, paths as users type them (see
 	// package userfs).
 	FS fs.FS
+	// Dialect is set by Run: the profile's substitution.dialect, and where
+	// it was set (or that it is the default).
+	Dialect string
 }
 
 // VarsRow is one reference at one place for one tenant.
@@ -37,6 +41,11 @@ func (v *Vars) Run() ([]VarsRow, error) {
 	e, err := Engine(v.FS, v.Options)
 	if err != nil {
 		return nil, err
+	}
+	d := e.Profile.Substitution.Dialect
+	v.Dialect = profiles.DialectEnvsubst + " (the default)"
+	if d.Value != "" {
+		v.Dialect = d.Value + " (" + d.Pos.String() + ")"
 	}
 	return varsRows(e)
 }
@@ -59,7 +68,7 @@ func varsRows(e *render.Engine) ([]VarsRow, error) {
 			}
 			all = append(all, refs)
 			for _, oc := range refs {
-				rows = append(rows, VarsRow{Location: oc.Pos, Tenant: u.Tenant, Reference: oc.Text, Reader: oc.Reader, Action: action(oc, vars, e.SecretVar)})
+				rows = append(rows, VarsRow{Location: oc.Pos, Tenant: u.Tenant, Reference: oc.Text, Reader: oc.Reader, Action: action(oc, vars, e.SecretVar, e.Profile.Substitution.DialectOf())})
 			}
 		}
 		for _, un := range e.Unused(u, all...) {
@@ -85,14 +94,14 @@ func unusedAction(u subst.Unused) string {
 	return "unused: no template of this render references it" + u.Hint
 }
 
-func action(oc manifest.Ref, vars map[string]string, secret func(string) bool) string {
+func action(oc manifest.Ref, vars map[string]string, secret func(string) bool, dialect string) string {
 	value := quote(vars[oc.Name])
 	if secret(oc.Name) {
 		value = mask.Mask
 	}
 	switch {
 	case oc.Escaped && oc.Kept == "":
-		return "escaped: written as " + oc.Text[1:] + " ($${ is the escape of Flux, clusterctl and docker compose)"
+		return "escape: written as $ (dialect " + dialect + ")"
 	case oc.Kept != "" && oc.Defined:
 		return "not substituted (" + oc.Kept + ")"
 	case oc.Kept != "":

@@ -278,7 +278,7 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 // the unit's values; false when n holds none.
 func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planned, bool) {
 	reader, runtime := env.readerOf(n, key, p)
-	refs := shellformat.WithEscapes(n.Value, scanRefs(reader, n.Value))
+	refs := st.scanRefs(reader, n.Value)
 	if len(refs) == 0 {
 		return planned{}, false
 	}
@@ -298,7 +298,7 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 	field := p.String()
 	for i, r := range refs {
 		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Reader: reader, Runtime: runtime,
-			Field: field, Op: r.Op, Word: r.Word, Escaped: r.Escape}
+			Field: field, Op: r.Op, Word: r.Word, Escaped: r.Escape, AfterDollar: r.AfterDollar}
 		if !r.Escape && (reader == Program || reader == Unknown) {
 			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
 			if ref.Evidence != "" && reader == Unknown {
@@ -321,7 +321,7 @@ func (env *scalarEnv) readerOf(n *yaml.Node, key bool, p path) (reader, runtime 
 
 // scanRefs finds the references in v its reader would see: Kubernetes (and
 // an unknown reader) may hold default forms; a program's scripts keep them.
-func scanRefs(reader, v string) []shellformat.Ref {
+func (st *Stage) scanRefs(reader, v string) []shellformat.Ref {
 	if reader == Kubernetes || reader == Unknown {
 		return shellformat.ScanDefaults(v)
 	}
@@ -350,16 +350,24 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 		ref.Kept = "a CRD's schema: documentation"
 	case ref.Reader == Program && r.HasDefault():
 		ref.Kept = "a default form: the shell evaluates it"
-	case missing:
-		ref.Verdict, ref.Problem = manifest.Wrong, missingMessage(r.Name, env.missing[r.Name])
 	case def:
 		return r.Resolve(v, true), true
+	case r.AfterDollar:
+		ref.Kept = AfterDollarKept
+	case missing:
+		ref.Verdict, ref.Problem = manifest.Wrong, missingMessage(r.Name, env.missing[r.Name])
 	case r.HasDefault() && ref.Reader == Kubernetes:
 		ref.Applied = true
 		return r.Word, true
 	}
 	return "", false
 }
+
+// AfterDollarKept is why an undefined reference directly after a `$`
+// (`$${NAME}`, `$$NAME`) stays as written without a word: another tool's
+// escape (Grafana's, OpenTelemetry's, Flux's) is evidence that it is no
+// placeholder.
+const AfterDollarKept = "directly after a $: another tool's escape, no placeholder"
 
 // unescape writes an escape `$${NAME…` as `${NAME…` wherever krender
 // substitutes; an object that opts out and a CRD's schema keep it as written.
