@@ -27,9 +27,17 @@ type Ref struct {
 	// Escape marks no reference but `$$` in the flux and clusterctl
 	// dialects (ScanDrone), which writes one `$`.
 	Escape bool
+	// Bad, from ScanDrone, is why a `${` starts no expression the flux and
+	// clusterctl dialects can read: those tools fail the whole input.
+	Bad string
+	// Inner are the names of expressions nested in a ScanDrone expression's
+	// arguments (`${A:-${B}}`).
+	Inner []string
+	expr  *expr // ScanDrone's expression; nil for Scan's references
 }
 
-// HasDefault reports whether r is `${NAME<op>word}`.
+// HasDefault reports whether r is `${NAME<op>word}`, a form that gives a
+// value when NAME has none.
 func (r Ref) HasDefault() bool { return r.Op != "" }
 
 // Resolve is what a shell makes of r with value v (ok: NAME is set): the
