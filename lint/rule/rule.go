@@ -93,7 +93,7 @@ var table = []Rule{
 		Summary: "a variable the profile defines that no template references: a warning where it looks like a misspelling of a name the templates use (a misspelling ships the old value), else an info note",
 		Fix:     "fix the name or remove it; if other templates need it, list it under the profile's substitution.unused"},
 	{ID: subst.InvalidNameRule, Severity: filepos.Err,
-		Summary: "a metadata.name or metadata.namespace that substitution made and the API server refuses for the object's kind (a DNS-1123 subdomain or label, a DNS-1035 label, a path segment)",
+		Summary: "a name or namespace, a label key or value (selectors and pod templates too), an annotation key, a container, port, env or volume name or a DNS-label field such as serviceName that substitution made and the API server refuses",
 		Fix:     "fix the variable's value in the profile or --set, or the template around the reference"},
 	{ID: redact.RuleOutsideData, Severity: filepos.Warning,
 		Summary: "render --redact: a --set-env/--set-file value outside a Secret's data, written as a digest",

@@ -134,7 +134,7 @@ func (st *Stage) names(s *manifest.Set, o *manifest.Object) filepos.List {
 		return nil
 	}
 	var errs filepos.List
-	for _, n := range invalidNames(o) {
+	for _, n := range append(invalidNames(o), invalidValues(o)...) {
 		if st.AllowUnresolved {
 			s.Note(o, n.Rule, n.Severity, n.Pos, n.Msg)
 			continue
