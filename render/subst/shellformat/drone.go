@@ -64,6 +64,27 @@ func ScanDrone(s string) []Ref {
 	return refs
 }
 
+// Names are the names any dialect may read in s: GNU's references and
+// default forms, and the flux and clusterctl dialects' expressions with
+// their nested ones. What must know every variable a string may hold
+// whatever the profile's dialect (which values are secrets) reads these.
+func Names(s string) []string {
+	var names []string
+	for _, r := range ScanDefaults(s) {
+		names = append(names, r.Name)
+	}
+	for _, r := range Scan(s) {
+		names = append(names, r.Name)
+	}
+	for _, r := range ScanDrone(s) {
+		if r.Name != "" {
+			names = append(names, r.Name)
+		}
+		names = append(names, r.Inner...)
+	}
+	return names
+}
+
 // ref is e, written at s[start:end], as a Ref.
 func (e *expr) ref(s string, start, end int) Ref {
 	r := Ref{Name: e.param, Start: start, End: end, expr: e}

@@ -163,3 +163,12 @@ func FuzzDrone(f *testing.F) {
 		}
 	})
 }
+
+func TestNames(t *testing.T) {
+	got := strings.Join(Names("$A ${B:-x} ${C^^} ${D:-${E}} $${F}"), " ")
+	for _, want := range []string{"A", "B", "C", "D", "E", "F"} {
+		if !strings.Contains(" "+got+" ", " "+want+" ") {
+			t.Errorf("Names misses %s: %s", want, got)
+		}
+	}
+}
