@@ -6,6 +6,8 @@
 // `${X:-d}` and collapses `$$`), so it would wipe the runtime variables of the
 // shell scripts templates carry. This scanner copies everything it does not
 // substitute byte for byte, and reports where each reference is.
+//
+// ScanDrone reads the flux and clusterctl dialects instead (drone.go).
 package shellformat
 
 import "strings"
@@ -51,9 +53,6 @@ func (r Ref) Resolve(v string, ok bool) string {
 
 // Text is the reference as written.
 func (r Ref) Text(s string) string { return s[r.Start:r.End] }
-
-// Unescaped is an escape's text with its two dollars made one.
-func (r Ref) Unescaped(s string) string { return s[r.Start+1 : r.End] }
 
 func isNameStart(c byte) bool { return c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z') }
 func isNameChar(c byte) bool  { return isNameStart(c) || (c >= '0' && c <= '9') }
