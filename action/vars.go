@@ -96,6 +96,9 @@ func unusedAction(u subst.Unused) string {
 
 func action(oc manifest.Ref, vars map[string]string, secret func(string) bool, dialect string) string {
 	value := quote(vars[oc.Name])
+	if oc.Written != "" {
+		value = quote(oc.Written)
+	}
 	if secret(oc.Name) {
 		value = mask.Mask
 	}

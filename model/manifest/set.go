@@ -54,6 +54,9 @@ type Ref struct {
 	// Escaped marks no reference but `$$` in the flux and clusterctl
 	// dialects, written as `$`.
 	Escaped bool
+	// Written is what an expression of the flux and clusterctl dialects
+	// wrote for a defined name when it is not the name's value (`${A,,}`).
+	Written string
 	// AfterDollar: the reference directly follows a `$` (`$${NAME}`,
 	// `$$NAME`); undefined, it is another tool's escape, never an error.
 	AfterDollar bool

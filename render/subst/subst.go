@@ -358,7 +358,11 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 	case ref.Reader == Program && r.HasDefault() && !(r.Drone() && def):
 		ref.Kept = "a default form: the shell evaluates it"
 	case def:
-		return r.Eval(env.lookup), true
+		out := r.Eval(env.lookup)
+		if out != env.vars[r.Name] {
+			ref.Written = out
+		}
+		return out, true
 	case r.AfterDollar:
 		ref.Kept = AfterDollarKept
 	case missing:
