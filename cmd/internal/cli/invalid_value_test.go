@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 )
@@ -12,7 +15,8 @@ import (
 // TestInvalidLabelAgreesWithAPIServer: a label value that substitution
 // makes is judged by krender's invalid-name in every check, and, for a
 // custom resource whose CRD is known, by the API server's own validation
-// of its metadata that krender-check runs (crd-schema). The two agree on
+// of its metadata that krender-check runs (crd-schema); for a built-in
+// kind's pod template, by the API server's ValidateLabels. They agree on
 // every value: both refuse it or neither does.
 func TestInvalidLabelAgreesWithAPIServer(t *testing.T) {
 	values := []string{"ok", "Bad_Secret!", "a.b-c_d", "-x", "x-", strings.Repeat("a", 63), strings.Repeat("a", 64),
@@ -25,9 +29,11 @@ func TestInvalidLabelAgreesWithAPIServer(t *testing.T) {
 		if code > 1 {
 			t.Fatalf("%q: exit %d\n%s", v, code, errb.String())
 		}
-		var krender, apiServer bool
+		var krender, apiServer, template bool
 		for _, line := range strings.Split(out.String(), "\n") {
 			switch {
+			case strings.HasPrefix(line, "app.yaml:22:41: error: spec.template.metadata.labels.tier value") && strings.Contains(line, "[invalid-name]"):
+				template = true
 			case strings.HasPrefix(line, "app.yaml:9:11: error: metadata.labels.tier value") && strings.Contains(line, "[invalid-name]"):
 				krender = true
 			case strings.Contains(line, "Widget") && strings.Contains(line, "metadata.labels: Invalid value") && strings.Contains(line, "[crd-schema]"):
@@ -36,6 +42,12 @@ func TestInvalidLabelAgreesWithAPIServer(t *testing.T) {
 		}
 		if krender {
 			refused++
+		}
+		// A built-in kind's pod template labels: the API server validates
+		// them with ValidateLabels (ValidatePodTemplateSpec), here called
+		// directly, as krender-check links no core validation.
+		if want := len(metav1validation.ValidateLabels(map[string]string{"tier": v}, field.NewPath("labels"))) > 0; template != want {
+			t.Errorf("TIER=%q: krender's invalid-name on the Deployment's pod template says %v, ValidateLabels %v", v, template, want)
 		}
 		if krender != apiServer {
 			t.Errorf("TIER=%q: krender's invalid-name says %v, the API server's validation says %v:\n%s", v, krender, apiServer, out.String())
