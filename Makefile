@@ -47,6 +47,7 @@ test-unit: tools verify-generated
 # busy cores, with room) plus FUZZTIME (seconds) of fuzzing.
 FUZZ := \
 	./render/subst/shellformat:FuzzShellFormat:10 \
+	./render/subst/shellformat:FuzzDrone:10 \
 	./files/loader:FuzzProfile:10 \
 	./cmd/internal/cli:FuzzRender:20 \
 	./inject/yqexpr:FuzzPlan:10 \

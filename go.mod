@@ -5,6 +5,8 @@ go 1.26.8
 require (
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/aymanbagabas/go-udiff v0.4.1
+	github.com/drone/envsubst/v2 v2.0.0-20210730161058-179042472c46
+	github.com/fluxcd/pkg/envsubst v1.8.0
 	github.com/fzipp/gocyclo v0.6.0
 	github.com/go-logr/logr v1.4.3
 	github.com/google/go-cmp v0.7.0

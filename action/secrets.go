@@ -109,8 +109,8 @@ func templateNames(tpls []*manifest.Object) map[string]bool {
 			if strings.IndexByte(n.Value, '$') < 0 {
 				return
 			}
-			for _, r := range shellformat.ScanDefaults(n.Value) {
-				names[r.Name] = true
+			for _, name := range shellformat.Names(n.Value) {
+				names[name] = true
 			}
 		})
 	}

@@ -8,7 +8,9 @@ import (
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/render/subst"
 )
 
 // Vars is `krender vars`, the action: it lists, per template location,
@@ -20,6 +22,9 @@ type Vars struct {
 	// FS holds the templates and profiles, paths as users type them (see
 	// package userfs).
 	FS fs.FS
+	// Dialect is set by Run: the profile's substitution.dialect, and where
+	// it was set (or that it is the default).
+	Dialect string
 }
 
 // VarsRow is one reference at one place for one tenant.
@@ -37,6 +42,11 @@ func (v *Vars) Run() ([]VarsRow, error) {
 	if err != nil {
 		return nil, err
 	}
+	d := e.Profile.Substitution.Dialect
+	v.Dialect = profiles.DialectEnvsubst + " (the default)"
+	if d.Value != "" {
+		v.Dialect = d.Value + " (" + d.Pos.String() + ")"
+	}
 	return varsRows(e)
 }
 
@@ -50,14 +60,19 @@ func varsRows(e *render.Engine) ([]VarsRow, error) {
 				vars[v.Name] = mask.Mask
 			}
 		}
+		var all [][]manifest.Ref
 		for _, t := range e.Templates {
 			refs, err := e.References(u, t, vars)
 			if err != nil {
 				return nil, err
 			}
+			all = append(all, refs)
 			for _, oc := range refs {
-				rows = append(rows, VarsRow{Location: oc.Pos, Tenant: u.Tenant, Reference: oc.Text, Reader: oc.Reader, Action: action(oc, vars, e.SecretVar)})
+				rows = append(rows, VarsRow{Location: oc.Pos, Tenant: u.Tenant, Reference: oc.Text, Reader: oc.Reader, Action: action(oc, vars, e.SecretVar, e.Profile.Substitution.DialectOf())})
 			}
+		}
+		for _, un := range e.Unused(u, all...) {
+			rows = append(rows, VarsRow{Location: un.Pos, Tenant: u.Tenant, Reference: un.Name, Reader: "-", Action: unusedAction(un)})
 		}
 	}
 	return rows, nil
@@ -71,14 +86,25 @@ func quote(v string) string {
 	return strconv.Quote(v)
 }
 
-func action(oc manifest.Ref, vars map[string]string, secret func(string) bool) string {
+// unusedAction says what becomes of a variable no template references.
+func unusedAction(u subst.Unused) string {
+	if u.Mistake() {
+		return "unused, with a warning: no template references it" + u.Hint + " [" + subst.UnusedRule + "]"
+	}
+	return "unused: no template of this render references it" + u.Hint
+}
+
+func action(oc manifest.Ref, vars map[string]string, secret func(string) bool, dialect string) string {
 	value := quote(vars[oc.Name])
+	if oc.Written != "" {
+		value = quote(oc.Written)
+	}
 	if secret(oc.Name) {
 		value = mask.Mask
 	}
 	switch {
 	case oc.Escaped && oc.Kept == "":
-		return "escaped: written as " + oc.Text[1:] + " ($${ is the escape of Flux, clusterctl and docker compose)"
+		return "escape: written as $ (dialect " + dialect + ")"
 	case oc.Kept != "" && oc.Defined:
 		return "not substituted (" + oc.Kept + ")"
 	case oc.Kept != "":

@@ -278,6 +278,15 @@ func (e *Engine) References(u Unit, t *manifest.Object, vars map[string]string) 
 	return e.subst.Substitute(t.Clone(), vars, u.Vars.Missing())
 }
 
+// Unused lists the profile's variables that unit u, whose objects hold
+// refs (from References), never references (krender vars).
+func (e *Engine) Unused(u Unit, refs ...[]manifest.Ref) []subst.Unused {
+	if e.disabled[subst.UnusedRule] {
+		return nil
+	}
+	return e.subst.Unused(u.Tenant, refs...)
+}
+
 // SecretVar reports whether the variable name is written into a Secret's
 // data: its value is a secret, whatever set it.
 func (e *Engine) SecretVar(name string) bool { return e.secret[name] }

@@ -27,8 +27,8 @@ func secretNames(templates []*manifest.Object) map[string]bool {
 		}
 		for _, field := range []string{"data", "stringData"} {
 			manifest.WalkScalars(manifest.Value(t.Node, field), func(n *yaml.Node, _ bool) {
-				for _, r := range shellformat.Scan(n.Value) {
-					names[r.Name] = true
+				for _, name := range shellformat.Names(n.Value) {
+					names[name] = true
 				}
 			})
 		}

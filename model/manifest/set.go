@@ -51,9 +51,15 @@ type Ref struct {
 	// "-", ":=" or "=". Applied means Word replaced the reference.
 	Op, Word string
 	Applied  bool
-	// Escaped marks no reference but `$${NAME…`, the escape of Flux,
-	// clusterctl and docker compose: written as `${NAME…`, never substituted.
+	// Escaped marks no reference but `$$` in the flux and clusterctl
+	// dialects, written as `$`.
 	Escaped bool
+	// Written is what an expression of the flux and clusterctl dialects
+	// wrote for a defined name when it is not the name's value (`${A,,}`).
+	Written string
+	// AfterDollar: the reference directly follows a `$` (`$${NAME}`,
+	// `$$NAME`); undefined, it is another tool's escape, never an error.
+	AfterDollar bool
 	// Kept, when non-empty, says why the reference stays as written though
 	// it is in no runtime place: the object opts out of substitution (then
 	// even a defined name stays), or unresolved-var is silenced for it.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -268,6 +269,9 @@ func decodeLimits(path string, n *yaml.Node) (limits.Limits, error) {
 // was written rather than when the first object is rendered.
 func (s *Substitution) check() error {
 	var errs filepos.List
+	if d := s.Dialect; d.Pos.IsKnown() && !slices.Contains(Dialects(), d.Value) {
+		errs = append(errs, filepos.Errorf(d.Pos, "substitution.dialect %q is none of %s%s", d.Value, strings.Join(Dialects(), ", "), suggest.Hint(d.Value, Dialects())))
+	}
 	for i := range s.RuntimeFields {
 		f := &s.RuntimeFields[i]
 		switch {

@@ -43,7 +43,8 @@ func TestProfileErrors(t *testing.T) {
 		"substitution:\n  runtimeFields:\n    - {kind: Foo, path: a, to: Secret}\n":   `p.yaml:3:28: unknown key "to"`,
 		"substitution:\n  runtime: []\n":                                              `p.yaml:2:3: unknown key "runtime"`,
 		"substitution:\n  runtimeFields: [spec/x]\n":                                  `p.yaml:2:19: expected a mapping, found str "spec/x"`,
-		"- a\n": `p.yaml:1:1: a profile must be a mapping`,
+		"- a\n":                             `p.yaml:1:1: a profile must be a mapping`,
+		"substitution: {dialect: fluxcd}\n": `p.yaml:1:25: substitution.dialect "fluxcd" is none of envsubst, flux, clusterctl (did you mean flux?)`,
 	}
 	for body, want := range cases {
 		_, err := decodeOne("p.yaml", body)
@@ -58,5 +59,23 @@ func TestProfileErrors(t *testing.T) {
 		if !strings.HasPrefix(got, want) {
 			t.Errorf("%q:\n got  %s\n want %s", body, got, want)
 		}
+	}
+}
+
+func TestDialect(t *testing.T) {
+	base := New()
+	if got := base.Substitution.DialectOf(); got != DialectEnvsubst {
+		t.Fatalf("default dialect %q, want %s", got, DialectEnvsubst)
+	}
+	p, err := decodeOne("p.yaml", "substitution: {dialect: clusterctl}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := Substitution{}.Merge(p.Substitution).Merge(Substitution{Strict: p.Substitution.Strict})
+	if got := over.DialectOf(); got != DialectClusterctl {
+		t.Fatalf("a later file that sets no dialect keeps the earlier one: got %q", got)
+	}
+	if got := over.Merge(Substitution{Dialect: Str{Value: DialectFlux}}).DialectOf(); got != DialectFlux {
+		t.Fatalf("a later file's dialect overrides: got %q", got)
 	}
 }

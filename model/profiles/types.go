@@ -242,6 +242,34 @@ type Substitution struct {
 	// reference (a base's names for other apps): no unused-var finding.
 	// Lists add up across extends.
 	Unused []Str `yaml:"unused"`
+	// Dialect is the tool the templates were written for, which decides
+	// what `$$` and `${NAME<op>…}` mean: DialectEnvsubst (the default),
+	// DialectFlux or DialectClusterctl. A later file overrides.
+	Dialect Str `yaml:"dialect"`
+}
+
+// The substitution dialects (docs/substitution.md#dialects).
+const (
+	// DialectEnvsubst is GNU `envsubst 'SHELL-FORMAT'`: `$$` is nothing
+	// special, every byte of it stays.
+	DialectEnvsubst = "envsubst"
+	// DialectFlux is Flux's post-build substitution (fluxcd/pkg/envsubst):
+	// only `${…}` is a variable, with its operators, and every `$$` is `$`.
+	DialectFlux = "flux"
+	// DialectClusterctl is `clusterctl generate` (drone/envsubst), read as
+	// Flux reads it.
+	DialectClusterctl = "clusterctl"
+)
+
+// Dialects are the values substitution.dialect takes, the default first.
+func Dialects() []string { return []string{DialectEnvsubst, DialectFlux, DialectClusterctl} }
+
+// DialectOf is the profile's dialect, DialectEnvsubst when none is set.
+func (s Substitution) DialectOf() string {
+	if s.Dialect.Value == "" {
+		return DialectEnvsubst
+	}
+	return s.Dialect.Value
 }
 
 // RuntimeField is one field in kustomize's field-spec syntax, as in
@@ -267,7 +295,11 @@ func (s Substitution) Merge(over Substitution) Substitution {
 	if over.Strict != nil {
 		strict = over.Strict
 	}
-	return Substitution{Strict: strict, Unused: append(slices.Clip(s.Unused), over.Unused...), RuntimeFields: mergeFieldSpecs(s.RuntimeFields, over.RuntimeFields,
+	dialect := s.Dialect
+	if over.Dialect.Value != "" {
+		dialect = over.Dialect
+	}
+	return Substitution{Strict: strict, Dialect: dialect, Unused: append(slices.Clip(s.Unused), over.Unused...), RuntimeFields: mergeFieldSpecs(s.RuntimeFields, over.RuntimeFields,
 		func(f RuntimeField) [3]string { return [3]string{f.Kind.Value, f.Group.Value, f.Path.Value} })}
 }
 

@@ -118,15 +118,26 @@ func invalidNames(o *manifest.Object) []filepos.Note {
 	return out
 }
 
-// substitutedIn names what substitution wrote into n: the variables whose
-// values it holds, and the defaults it took.
+// substitutedIn names what substitution wrote or kept in n: the variables
+// whose values it holds, the defaults it took, the escapes it wrote and the
+// references directly after a `$` it kept. It is "" when n holds nothing
+// krender answers for: no reference, one that is already an error, or only
+// references kept for another reason (an opt-out, a CRD's schema, a
+// silenced rule), which are their reader's.
 func substitutedIn(refs []manifest.Ref, n *yaml.Node) string {
-	var names, defaults []string
+	var names, others []string
 	for _, r := range refs {
 		switch {
-		case r.Node != n || r.Kept != "" || r.Escaped:
+		case r.Node != n:
+		case r.Verdict == manifest.Wrong:
+			return "" // reported already
+		case r.Escaped && r.Kept == "":
+			others = append(others, "the escape $$")
+		case r.Kept == AfterDollarKept:
+			others = append(others, r.Text+" kept as written after a $")
+		case r.Kept != "":
 		case r.Applied:
-			defaults = append(defaults, "the default of "+r.Text)
+			others = append(others, "the default of "+r.Text)
 		case r.Defined:
 			names = append(names, r.Name)
 		}
@@ -140,5 +151,5 @@ func substitutedIn(refs []manifest.Ref, n *yaml.Node) string {
 	default:
 		parts = append(parts, "the variables "+strings.Join(names, ", "))
 	}
-	return strings.Join(append(parts, defaults...), " and ")
+	return strings.Join(append(parts, slices.Compact(others)...), " and ")
 }

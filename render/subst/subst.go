@@ -58,6 +58,7 @@ type Stage struct {
 	Strict bool
 
 	places  []workload.Place // the profile's runtime fields
+	drone   bool             // the flux or clusterctl dialect: drone/envsubst's grammar
 	ruleOff bool             // the profile's check.disable names UnresolvedRule
 	crds    crdIndex
 	defs    definitions // the profile's variables, for unused-var
@@ -76,7 +77,8 @@ func (st *Stage) memo() *memos {
 // templates are the parsed templates: their CRDs tell which fields of a
 // custom resource the API server reads as numbers or booleans.
 func New(p *profiles.Profile, check bool, templates []*manifest.Object) *Stage {
-	st := &Stage{AllowUnresolved: check, crds: indexCRDs(templates), defs: newDefinitions(unusedVars(p))}
+	st := &Stage{AllowUnresolved: check, crds: indexCRDs(templates), defs: newDefinitions(unusedVars(p)),
+		drone: p.Substitution.DialectOf() != profiles.DialectEnvsubst}
 	if p.Substitution.Strict != nil {
 		st.Strict = *p.Substitution.Strict
 	}
@@ -132,7 +134,7 @@ func (st *Stage) names(s *manifest.Set, o *manifest.Object) filepos.List {
 		return nil
 	}
 	var errs filepos.List
-	for _, n := range invalidNames(o) {
+	for _, n := range append(invalidNames(o), invalidValues(o)...) {
 		if st.AllowUnresolved {
 			s.Note(o, n.Rule, n.Severity, n.Pos, n.Msg)
 			continue
@@ -278,7 +280,7 @@ func (st *Stage) scalar(env *scalarEnv, n *yaml.Node, key bool, p path) []manife
 // the unit's values; false when n holds none.
 func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planned, bool) {
 	reader, runtime := env.readerOf(n, key, p)
-	refs := shellformat.WithEscapes(n.Value, scanRefs(reader, n.Value))
+	refs := st.scanRefs(reader, n.Value)
 	if len(refs) == 0 {
 		return planned{}, false
 	}
@@ -298,7 +300,7 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 	field := p.String()
 	for i, r := range refs {
 		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Reader: reader, Runtime: runtime,
-			Field: field, Op: r.Op, Word: r.Word, Escaped: r.Escape}
+			Field: field, Op: r.Op, Word: r.Word, Escaped: r.Escape, AfterDollar: r.AfterDollar}
 		if !r.Escape && (reader == Program || reader == Unknown) {
 			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
 			if ref.Evidence != "" && reader == Unknown {
@@ -321,7 +323,10 @@ func (env *scalarEnv) readerOf(n *yaml.Node, key bool, p path) (reader, runtime 
 
 // scanRefs finds the references in v its reader would see: Kubernetes (and
 // an unknown reader) may hold default forms; a program's scripts keep them.
-func scanRefs(reader, v string) []shellformat.Ref {
+func (st *Stage) scanRefs(reader, v string) []shellformat.Ref {
+	if st.drone {
+		return shellformat.ScanDrone(v) // every reader: Flux and clusterctl know none
+	}
 	if reader == Kubernetes || reader == Unknown {
 		return shellformat.ScanDefaults(v)
 	}
@@ -338,7 +343,7 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 	if r.Escape {
 		return env.unescape(ref)
 	}
-	v, def := env.vars[r.Name]
+	_, def := env.vars[r.Name]
 	ref.Defined = def
 	_, missing := env.missing[r.Name]
 	switch {
@@ -348,20 +353,47 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 		ref.Kept = manifest.DirectivePrefix + RuntimeVarsDirective
 	case ref.Reader == Nobody:
 		ref.Kept = "a CRD's schema: documentation"
-	case ref.Reader == Program && r.HasDefault():
+	case r.Bad != "":
+		ref.Verdict, ref.Problem = manifest.Wrong, badMessage(ref.Text, r.Bad)
+	case ref.Reader == Program && r.HasDefault() && !(r.Drone() && def):
 		ref.Kept = "a default form: the shell evaluates it"
+	case def:
+		out := r.Eval(env.lookup)
+		if out != env.vars[r.Name] {
+			ref.Written = out
+		}
+		return out, true
+	case r.AfterDollar:
+		ref.Kept = AfterDollarKept
 	case missing:
 		ref.Verdict, ref.Problem = manifest.Wrong, missingMessage(r.Name, env.missing[r.Name])
-	case def:
-		return r.Resolve(v, true), true
 	case r.HasDefault() && ref.Reader == Kubernetes:
 		ref.Applied = true
-		return r.Word, true
+		return r.Eval(env.lookup), true
 	}
 	return "", false
 }
 
-// unescape writes an escape `$${NAME…` as `${NAME…` wherever krender
+func (env *scalarEnv) lookup(name string) (string, bool) {
+	v, ok := env.vars[name]
+	return v, ok
+}
+
+// badMessage: a `${` the flux and clusterctl dialects cannot read, which
+// fails the whole object in those tools.
+func badMessage(text, why string) string {
+	return fmt.Sprintf("%s is no expression Flux or clusterctl can read (%s), and fails the whole object there; %s", text, why, badHint)
+}
+
+const badHint = "write $${ for a literal ${ (substitution.dialect: flux and clusterctl read every $$ as $)"
+
+// AfterDollarKept is why an undefined reference directly after a `$`
+// (`$${NAME}`, `$$NAME`) stays as written without a word: another tool's
+// escape (Grafana's, OpenTelemetry's, Flux's) is evidence that it is no
+// placeholder.
+const AfterDollarKept = "directly after a $: another tool's escape, no placeholder"
+
+// unescape writes `$$` as `$` (flux and clusterctl) wherever krender
 // substitutes; an object that opts out and a CRD's schema keep it as written.
 func (env *scalarEnv) unescape(ref *manifest.Ref) (string, bool) {
 	switch {
@@ -550,7 +582,7 @@ func Hint(r manifest.Ref) string {
 			"if the program's, annotate the object " + manifest.DirectivePrefix + IgnoreHint
 	case r.Verdict == manifest.TypoWarning:
 		return "fix the spelling, or annotate the object " + manifest.DirectivePrefix + RuntimeVarsDirective + ": " + r.Name + " if it is the program's"
-	case strings.Contains(r.Problem, "declared without a value"):
+	case strings.Contains(r.Problem, "declared without a value"), strings.HasSuffix(r.Problem, badHint):
 		return ""
 	}
 	return KeepHint

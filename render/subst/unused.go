@@ -21,10 +21,6 @@ type unusedVar struct {
 	name   string
 	pos    filepos.Pos
 	tenant string // "": the profile's vars, for every unit
-	// typoOnly: a base of the chain defines the name too. A base serves
-	// several apps, so its names are reported only where they look like a
-	// misspelling of a name the templates use.
-	typoOnly bool
 }
 
 // unusedVars are the definitions of p the rule looks at: each name's last
@@ -34,13 +30,6 @@ func unusedVars(p *profiles.Profile) []unusedVar {
 	if len(p.Files) == 0 {
 		return nil
 	}
-	leaf := p.Files[len(p.Files)-1]
-	inBase := map[string]bool{}
-	for _, d := range p.Defs {
-		if d.Pos.File != leaf {
-			inBase[d.Name] = true
-		}
-	}
 	skip := map[string]bool{}
 	for _, u := range p.Substitution.Unused {
 		skip[u.Value] = true
@@ -49,7 +38,7 @@ func unusedVars(p *profiles.Profile) []unusedVar {
 	add := func(vs profiles.Vars, tenant string) {
 		for _, v := range vs {
 			if !skip[v.Name] {
-				out = append(out, unusedVar{name: v.Name, pos: v.Pos, tenant: tenant, typoOnly: inBase[v.Name] || v.Pos.File != leaf})
+				out = append(out, unusedVar{name: v.Name, pos: v.Pos, tenant: tenant})
 			}
 		}
 	}
@@ -60,36 +49,78 @@ func unusedVars(p *profiles.Profile) []unusedVar {
 	return out
 }
 
+// Unused is one profile variable no template of a unit references.
+type Unused struct {
+	Name   string
+	Pos    filepos.Pos
+	Tenant string // "": the profile's vars
+	// Like is the name the templates reference or leave undefined that Name
+	// looks like a misspelling of, "" if none: then the variable is likely
+	// meant for other templates (a render of part of them), an info note.
+	Like string
+	// Hint is the did-you-mean against every name the templates use and the
+	// chain defines.
+	Hint string
+}
+
+// Mistake reports whether u is likely a mistake: a warning, not an info note.
+func (u Unused) Mistake() bool { return u.Like != "" }
+
+// Note is u as render prints it and check reports it.
+func (u Unused) Note() filepos.Note {
+	n := filepos.Note{Pos: u.Pos, Severity: filepos.Info, Rule: UnusedRule,
+		Msg: fmt.Sprintf("variable %s is defined but no template of this render references it%s", u.Name, u.Hint)}
+	if u.Mistake() {
+		n.Severity = filepos.Warning
+		n.Msg = fmt.Sprintf("variable %s is defined but no template references it%s: its value reaches no manifest", u.Name, u.Hint)
+	}
+	n.Tenants = filepos.AddSorted(nil, u.Tenant)
+	return n
+}
+
 // unused notes, for one unit, the profile's variables none of its objects
-// references.
+// references: a warning where the name looks like a misspelling of one the
+// templates use, an info note (render -v, krender vars) otherwise.
 func (st *Stage) unused(s *manifest.Set) {
-	if st.defs.empty() || s.Disabled[UnusedRule] {
+	if s.Disabled[UnusedRule] {
 		return
 	}
-	used := map[string]bool{}
+	var refs [][]manifest.Ref
 	for _, o := range s.Objects {
-		for _, r := range o.Refs {
+		refs = append(refs, o.Refs)
+	}
+	for _, u := range st.Unused(s.Tenant, refs...) {
+		s.Notes = append(s.Notes, u.Note())
+	}
+}
+
+// Unused lists the profile's variables that a unit of tenant, whose
+// objects hold refs, never references.
+func (st *Stage) Unused(tenant string, refs ...[]manifest.Ref) []Unused {
+	if st.defs.empty() {
+		return nil
+	}
+	used := map[string]bool{}
+	for _, rs := range refs {
+		for _, r := range rs {
 			if !r.Escaped {
 				used[r.Name] = true
 			}
 		}
 	}
+	var out []Unused
 	var usedList, names []string // names: what the templates use and the chain defines
-	for _, d := range st.defs.of(s.Tenant) {
+	for _, d := range st.defs.of(tenant) {
 		if used[d.name] {
 			continue
 		}
 		if names == nil {
 			usedList, names = sortedKeys(used), didYouMeanNames(used, st.defs)
 		}
-		if d.typoOnly && suggest.Closest(d.name, usedList) == "" {
-			continue
-		}
-		n := filepos.Note{Pos: d.pos, Severity: filepos.Warning, Rule: UnusedRule,
-			Msg: fmt.Sprintf("variable %s is defined but no template references it%s: its value reaches no manifest", d.name, suggest.Hint(d.name, names))}
-		n.Tenants = filepos.AddSorted(nil, d.tenant)
-		s.Notes = append(s.Notes, n)
+		out = append(out, Unused{Name: d.name, Pos: d.pos, Tenant: d.tenant,
+			Like: suggest.Closest(d.name, usedList), Hint: suggest.Hint(d.name, names)})
 	}
+	return out
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -377,3 +377,29 @@ func exitCode(t *testing.T, err error) int {
 	}
 	return 0
 }
+
+// TestOraclesStayInTests: the substitution libraries of Flux and
+// clusterctl are the flux and clusterctl dialects' differential oracles
+// (render/subst/shellformat's tests): neither binary links them.
+func TestOraclesStayInTests(t *testing.T) {
+	for _, bin := range []string{"github.com/krender/krender/cmd/krender", "github.com/krender/krender/cmd/krender-check"} {
+		out, err := exec.Command("go", "list", "-deps", bin).Output()
+		if err != nil {
+			testtool.Missing(t, fmt.Sprintf("go list %s: %v", bin, err))
+		}
+		for _, d := range strings.Fields(string(out)) {
+			if strings.HasPrefix(d, "github.com/fluxcd/pkg/envsubst") || strings.HasPrefix(d, "github.com/drone/envsubst") {
+				t.Errorf("%s links %s, a test oracle", bin, d)
+			}
+		}
+	}
+	out, err := exec.Command("go", "list", "-test", "-deps", "github.com/krender/krender/render/subst/shellformat").Output()
+	if err != nil {
+		testtool.Missing(t, fmt.Sprintf("go list -test: %v", err))
+	}
+	for _, want := range []string{"github.com/fluxcd/pkg/envsubst", "github.com/drone/envsubst/v2"} {
+		if !slices.Contains(strings.Fields(string(out)), want) {
+			t.Errorf("shellformat's tests no longer import %s: this test guards nothing", want)
+		}
+	}
+}

@@ -25,6 +25,7 @@ func varsCmd(h *host) *cobra.Command {
 				return err
 			}
 			stdout := h.masked(h.stdout)
+			fmt.Fprintf(stdout, "substitution.dialect: %s\n", v.Dialect)
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tREADER\tACTION")
 			for _, r := range rows {

@@ -59,12 +59,7 @@ func Generate(checkRules []string) ([]byte, error) {
 	props.Set("zones", mapOf(schemaDocs["File.Zones"], labelValue, nullable(zone)))
 	props.Set("limits", limitsSchema())
 
-	enum(root, []string{"inject", "[]", "mode"}, "merge", "append")
-	enum(root, []string{"inject", "[]", "values", "*", "type"}, "string", "ip", "cidr", "int", "hostname", "dns-label", "path")
-	enum(root, []string{"zoneHosts", "strategy"}, "split", "static", "off")
-	enum(root, []string{"zoneHosts", "suffix"}, "last-token", "zone-letter", "zone")
-	enum(root, []string{"hash", "mode"}, "suffix", "annotation", "off")
-	enum(root, []string{"hash", "references", "[]", "to"}, "ConfigMap", "Secret")
+	enums(root)
 	rules := make([]any, len(checkRules))
 	for i, id := range checkRules {
 		rules[i] = id
@@ -216,6 +211,21 @@ func schemaAt(s *jsonschema.Schema, path ...string) *jsonschema.Schema {
 	return s
 }
 
+// enums are the keys that take one of a few words.
+func enums(root *jsonschema.Schema) {
+	enum(root, []string{"inject", "[]", "mode"}, "merge", "append")
+	enum(root, []string{"inject", "[]", "values", "*", "type"}, "string", "ip", "cidr", "int", "hostname", "dns-label", "path")
+	enum(root, []string{"zoneHosts", "strategy"}, "split", "static", "off")
+	enum(root, []string{"zoneHosts", "suffix"}, "last-token", "zone-letter", "zone")
+	enum(root, []string{"hash", "mode"}, "suffix", "annotation", "off")
+	enum(root, []string{"hash", "references", "[]", "to"}, "ConfigMap", "Secret")
+	var dialects []any
+	for _, d := range profiles.Dialects() {
+		dialects = append(dialects, d)
+	}
+	enum(root, []string{"substitution", "dialect"}, dialects...)
+}
+
 func enum(root *jsonschema.Schema, path []string, values ...any) {
 	schemaAt(root, path...).Enum = values
 }
@@ -227,6 +237,7 @@ var schemaDocs = map[string]string{
 	"File.Substitution":          "Substitution settings: fields of your own custom resources whose undefined $NAME is left for run time.",
 	"Substitution.Strict":        "Read the strings of custom resources and annotation values as Kubernetes reads a name: an undefined ${NAME} there is an error, not a warning (Flux's strict mode).",
 	"Substitution.Unused":        "Variables the extends chain defines that these templates need not reference, such as a base's names for other apps: krender does not report them as unused (unused-var).",
+	"Substitution.Dialect":       "The tool the templates were written for, which decides what $$ and ${NAME<op>word} mean: envsubst (default; GNU envsubst exactly, every $$ stays), flux or clusterctl (drone/envsubst's rules: every $$ becomes $, only ${NAME} is a variable, with its default and string operators). docs/substitution.md#dialects.",
 	"Substitution.RuntimeFields": "Fields (kind, optional group, path in kustomize's field-spec syntax) everything below which is a runtime place, like a container's args.",
 	"RuntimeField.Kind":          "Kind of the object holding the field.",
 	"RuntimeField.Group":         "API group of that kind; without it, any group matches.",

@@ -6,6 +6,8 @@
 // `${X:-d}` and collapses `$$`), so it would wipe the runtime variables of the
 // shell scripts templates carry. This scanner copies everything it does not
 // substitute byte for byte, and reports where each reference is.
+//
+// ScanDrone reads the flux and clusterctl dialects instead (drone.go).
 package shellformat
 
 import "strings"
@@ -19,12 +21,25 @@ type Ref struct {
 	// (`${NAME:-word}`, the forms Cluster API and Flux templates use); Word
 	// is the default. Scan never sets them: GNU envsubst copies such text.
 	Op, Word string
-	// Escape marks, from Escapes, no reference but `$${NAME…`: the escape
-	// of Flux, clusterctl and docker compose, which renders as `${NAME…`.
+	// AfterDollar: the reference directly follows a `$` (`$${NAME}`,
+	// `$$NAME`). GNU envsubst substitutes it like any other, but another
+	// tool's escape is evidence that it is no placeholder: an undefined one
+	// is never an error or a warning.
+	AfterDollar bool
+	// Escape marks no reference but `$$` in the flux and clusterctl
+	// dialects (ScanDrone), which writes one `$`.
 	Escape bool
+	// Bad, from ScanDrone, is why a `${` starts no expression the flux and
+	// clusterctl dialects can read: those tools fail the whole input.
+	Bad string
+	// Inner are the names of expressions nested in a ScanDrone expression's
+	// arguments (`${A:-${B}}`).
+	Inner []string
+	expr  *expr // ScanDrone's expression; nil for Scan's references
 }
 
-// HasDefault reports whether r is `${NAME<op>word}`.
+// HasDefault reports whether r is `${NAME<op>word}`, a form that gives a
+// value when NAME has none.
 func (r Ref) HasDefault() bool { return r.Op != "" }
 
 // Resolve is what a shell makes of r with value v (ok: NAME is set): the
@@ -39,58 +54,13 @@ func (r Ref) Resolve(v string, ok bool) string {
 // Text is the reference as written.
 func (r Ref) Text(s string) string { return s[r.Start:r.End] }
 
-// Unescaped is an escape's text with its two dollars made one.
-func (r Ref) Unescaped(s string) string { return s[r.Start+1 : r.End] }
-
-// escapeAt reads `$${NAME` at s[i]: `$$` directly before `{` and a name.
-// Flux, clusterctl and docker compose write it for a `${NAME}` that
-// something after them fills (ignition, a boot script), so it is never a
-// reference. The escape runs to the first `}` after the name when nothing
-// between could start another reference (`$${NAME%.*}`), else it ends with
-// the name: `$${A:-$B}` still holds `$B`, as `${A:-$B}` does.
-func escapeAt(s string, i int) (Ref, bool) {
-	if i+3 >= len(s) || s[i+1] != '$' || s[i+2] != '{' || !isNameStart(s[i+3]) {
-		return Ref{}, false
-	}
-	k := i + 4
-	for k < len(s) && isNameChar(s[k]) {
-		k++
-	}
-	r := Ref{Name: s[i+3 : k], Start: i, End: k, Escape: true}
-	if c := strings.IndexAny(s[k:], "${} \t\n\r"); c >= 0 && s[k+c] == '}' {
-		r.End = k + c + 1
-	}
-	return r, true
-}
-
-// Escapes returns every escape in s, in order, where Scan and ScanDefaults
-// pass over them.
-func Escapes(s string) []Ref {
-	var out []Ref
-	for i := strings.Index(s, "$${"); i >= 0 && i < len(s); {
-		if r, ok := escapeAt(s, i); ok {
-			out = append(out, r)
-			i = r.End
-		} else {
-			i++
-		}
-		j := strings.Index(s[i:], "$${")
-		if j < 0 {
-			break
-		}
-		i += j
-	}
-	return out
-}
-
 func isNameStart(c byte) bool { return c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z') }
 func isNameChar(c byte) bool  { return isNameStart(c) || (c >= '0' && c <= '9') }
 
 // Scan returns every reference in s, in order. A `$` that does not start a
 // reference is ordinary text, and scanning goes on after it (so `$$A` holds
 // the reference `$A`, and `${A:-$B}` holds `$B`), exactly as GNU envsubst
-// reads; the one difference is an escape (`$${NAME}`, see Escapes), which
-// GNU reads as `$` and the reference `${NAME}`.
+// reads.
 func Scan(s string) []Ref { return scan(s, false) }
 
 // ScanDefaults is Scan that also reads `${NAME:-word}`, `${NAME-word}`,
@@ -105,10 +75,6 @@ func scan(s string, defaults bool) []Ref {
 		if s[i] != '$' {
 			continue
 		}
-		if e, ok := escapeAt(s, i); ok {
-			i = e.End - 1
-			continue
-		}
 		r, ok := Ref{}, false
 		if defaults {
 			r, ok = defaultAt(s, i)
@@ -117,6 +83,7 @@ func scan(s string, defaults bool) []Ref {
 			r, ok = refAt(s, i)
 		}
 		if ok {
+			r.AfterDollar = i > 0 && s[i-1] == '$'
 			refs = append(refs, r)
 			i = r.End - 1
 		}
@@ -149,25 +116,6 @@ func defaultAt(s string, i int) (Ref, bool) {
 		return Ref{}, false
 	}
 	return Ref{Name: name, Start: i, End: w + end + 1, Op: op, Word: s[w : w+end]}, true
-}
-
-// WithEscapes adds s's escapes to refs (from Scan or ScanDefaults of s), in
-// order of position.
-func WithEscapes(s string, refs []Ref) []Ref {
-	esc := Escapes(s)
-	if len(esc) == 0 {
-		return refs
-	}
-	out := make([]Ref, 0, len(refs)+len(esc))
-	i := 0
-	for _, e := range esc {
-		for i < len(refs) && refs[i].Start < e.Start {
-			out = append(out, refs[i])
-			i++
-		}
-		out = append(out, e)
-	}
-	return append(out, refs[i:]...)
 }
 
 // Replace writes s with each of refs (from Scan or ScanDefaults, in order)
@@ -213,33 +161,18 @@ func refAt(s string, i int) (Ref, bool) {
 	return Ref{}, false
 }
 
-// Expand replaces each reference whose name lookup knows, makes each escape
-// `$${NAME…` `${NAME…`, and copies the rest unchanged. It returns the result
-// and the references it left in place.
+// Expand replaces each reference whose name lookup knows and copies the
+// rest unchanged: GNU `envsubst 'SHELL-FORMAT'` with the names lookup
+// knows listed. It returns the result and the references it left in place.
 func Expand(s string, lookup func(name string) (string, bool)) (string, []Ref) {
-	refs := WithEscapes(s, Scan(s))
-	if len(refs) == 0 {
-		return s, nil
-	}
-	var b strings.Builder
+	refs := Scan(s)
 	var kept []Ref
-	last := 0
-	for _, r := range refs {
-		v, ok := r.Unescaped(s), true
-		if !r.Escape {
-			v, ok = lookup(r.Name)
-		}
+	out := Replace(s, refs, func(r Ref) (string, bool) {
+		v, ok := lookup(r.Name)
 		if !ok {
 			kept = append(kept, r)
-			continue
 		}
-		b.WriteString(s[last:r.Start])
-		b.WriteString(v)
-		last = r.End
-	}
-	if last == 0 {
-		return s, kept
-	}
-	b.WriteString(s[last:])
-	return b.String(), kept
+		return v, ok
+	})
+	return out, kept
 }
