@@ -4,14 +4,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 )
 
 // Report is what one run did (or, under --dry-run, would do).
 type Report struct {
-	DryRun  bool           `json:"dryRun"`
-	Objects []ReportObject `json:"objects"`
-	Summary Summary        `json:"summary"`
+	DryRun bool `json:"dryRun"`
+	// Namespace is the one asked (-n, else the kubeconfig's); "" with -A.
+	Namespace string `json:"namespace,omitempty"`
+	// Namespaces are, with -A, the namespaces holding a listed object.
+	Namespaces []string       `json:"namespaces,omitempty"`
+	Objects    []ReportObject `json:"objects"`
+	// Missing are the hashed names desired state names and the cluster
+	// lacks, one per object.
+	Missing []Missing `json:"missing,omitempty"`
+	Summary Summary   `json:"summary"`
 }
 
 // ReportObject is one hashed object gc changed or would change, or keeps
@@ -29,7 +38,11 @@ type ReportObject struct {
 
 // Summary counts the hashed objects by what happened to them.
 type Summary struct {
+	// Listed counts the workloads, revisions and other objects listed
+	// for their references.
+	Listed    int `json:"listed"`
 	Hashed    int `json:"hashed"`
+	Pinned    int `json:"pinned"`
 	Owned     int `json:"ownersChanged"`
 	Deleted   int `json:"deleted"`
 	Kept      int `json:"keptUnproven"`
@@ -42,6 +55,9 @@ func NewReport(ds []Decision, dryRun bool) *Report {
 	r := &Report{DryRun: dryRun, Objects: []ReportObject{}}
 	r.Summary.Hashed = len(ds)
 	for _, d := range ds {
+		if d.Pinned {
+			r.Summary.Pinned++
+		}
 		switch d.Action {
 		case Unchanged:
 			r.Summary.Unchanged++
@@ -66,6 +82,25 @@ func NewReport(ds []Decision, dryRun bool) *Report {
 	return r
 }
 
+// Scope records where the run looked: namespace ns ("": every namespace,
+// then each one holding a listed object) and what it listed.
+func (r *Report) Scope(ns string, s *Snapshot) {
+	r.Namespace = ns
+	r.Summary.Listed = len(s.Referrers)
+	if ns != "" {
+		return
+	}
+	seen := map[string]bool{}
+	for _, x := range s.Referrers {
+		seen[x.Namespace] = true
+	}
+	for _, h := range s.Hashed {
+		seen[h.Namespace] = true
+	}
+	delete(seen, "") // cluster-scoped objects
+	r.Namespaces = slices.Sorted(maps.Keys(seen))
+}
+
 // Changed reports whether the run changed (or would change) anything.
 func (r *Report) Changed() bool { return r.Summary.Owned+r.Summary.Deleted > 0 }
 
@@ -78,6 +113,11 @@ func (r *Report) Write(w io.Writer, format string) error {
 	}
 	for _, o := range r.Objects {
 		if _, err := fmt.Fprintln(w, o.line(r.DryRun)); err != nil {
+			return err
+		}
+	}
+	for _, m := range r.Missing {
+		if _, err := fmt.Fprintf(w, "warning: %s\n", m); err != nil {
 			return err
 		}
 	}
@@ -121,15 +161,39 @@ func ownerList(os []Owner) string {
 	return strings.Join(names, ", ")
 }
 
+// where names the namespaces of the run.
+func (r *Report) where() string {
+	switch {
+	case r.Namespace != "":
+		return "namespace " + r.Namespace
+	case len(r.Namespaces) == 1:
+		return "all namespaces (1 holds objects gc lists)"
+	}
+	return fmt.Sprintf("all namespaces (%d hold objects gc lists)", len(r.Namespaces))
+}
+
 func (r *Report) summaryLine() string {
 	s := r.Summary
-	if !r.Changed() {
-		return fmt.Sprintf("gc: nothing to change: %d hashed objects, %d kept unproven", s.Hashed, s.Kept)
+	var b strings.Builder
+	fmt.Fprintf(&b, "gc: %s: ", r.where())
+	switch {
+	case s.Hashed == 0 && s.Listed == 0:
+		b.WriteString("nothing to change: no workloads and no hashed objects")
+		if r.Namespace != "" {
+			b.WriteString(" in it (is it the namespace meant?)")
+		}
+	case !r.Changed():
+		fmt.Fprintf(&b, "nothing to change: %d hashed objects (%d pinned by what is applied), %d kept unproven", s.Hashed, s.Pinned, s.Kept)
+	default:
+		verb := "changed"
+		if r.DryRun {
+			verb = "would change (dry run: nothing changed)"
+		}
+		fmt.Fprintf(&b, "%s %d of %d hashed objects: %d owner updates, %d deleted; %d pinned by what is applied, %d kept unproven, %d unchanged",
+			verb, s.Owned+s.Deleted, s.Hashed, s.Owned, s.Deleted, s.Pinned, s.Kept, s.Unchanged)
 	}
-	verb := "changed"
-	if r.DryRun {
-		verb = "would change (dry run: nothing changed)"
+	if len(r.Missing) > 0 {
+		fmt.Fprintf(&b, "; %d named but missing", len(r.Missing))
 	}
-	return fmt.Sprintf("gc: %s %d of %d hashed objects: %d owner updates, %d deleted; %d kept unproven, %d unchanged",
-		verb, s.Owned+s.Deleted, s.Hashed, s.Owned, s.Deleted, s.Kept, s.Unchanged)
+	return b.String()
 }

@@ -49,7 +49,13 @@ func Run(ctx context.Context, o gc.Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return r.Write(stdout, o.Output)
+	if err := r.Write(stdout, o.Output); err != nil {
+		return err
+	}
+	if len(r.Missing) > 0 {
+		return &gc.MissingError{Missing: r.Missing}
+	}
+	return nil
 }
 
 // Connect loads the kubeconfig as kubectl does (--kubeconfig, else
@@ -135,13 +141,38 @@ func Collect(ctx context.Context, c *Clients, ns string, o gc.Options) (*gc.Repo
 			return nil, err
 		}
 	}
+	missing, err := c.missing(ctx, gc.MaybeMissing(snap, ns))
+	if err != nil {
+		return nil, err
+	}
 	ds := gc.Plan(snap)
 	if !o.DryRun {
 		if err := c.apply(ctx, snap, ds); err != nil {
 			return nil, err
 		}
 	}
-	return gc.NewReport(ds, o.DryRun), nil
+	r := gc.NewReport(ds, o.DryRun)
+	r.Scope(ns, snap)
+	r.Missing = missing
+	return r, nil
+}
+
+// missing are those of maybe that the cluster lacks: a hash-suffixed name
+// gc did not list may still be another tool's unlabelled object, so each
+// is asked for (metadata only). Most runs ask for none.
+func (c *Clients) missing(ctx context.Context, maybe []gc.Missing) ([]gc.Missing, error) {
+	var out []gc.Missing
+	for _, m := range maybe {
+		r := resourceOf(m.Object.Kind)
+		_, err := c.Metadata.Resource(r).Namespace(m.Object.Namespace).Get(ctx, m.Object.Name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			out = append(out, m)
+		case err != nil:
+			return nil, c.apiError("get", r, m.Object.Namespace, err)
+		}
+	}
+	return out, nil
 }
 
 // apiError names the verb, the resource and where, and says what to do
