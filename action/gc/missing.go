@@ -69,7 +69,6 @@ func MaybeMissing(s *Snapshot, ns string) []Missing {
 	return out
 }
 
-
 // MissingError ends a run that did its work but found names that desired
 // state uses and the cluster lacks (Report.Missing); its report is
 // written.

@@ -116,11 +116,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 			return err
 		}
 	}
-	for _, m := range r.Missing {
-		if _, err := fmt.Fprintf(w, "warning: %s\n", m); err != nil {
-			return err
-		}
-	}
+
 	_, err := fmt.Fprintln(w, r.summaryLine())
 	return err
 }

@@ -6,12 +6,15 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -65,6 +68,9 @@ func Connect(o gc.Options) (*Clients, string, error) {
 	rules := loadingRules(o)
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
 	cfg, err := cc.ClientConfig()
+	if clientcmd.IsEmptyConfig(err) {
+		return nil, "", noKubeconfig(rules)
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -76,6 +82,22 @@ func Connect(o gc.Options) (*Clients, string, error) {
 	}
 	c, err := NewClients(cfg)
 	return c, ns, err
+}
+
+// noKubeconfig says where gc looked for a kubeconfig and how to give
+// one, where client-go would say "try setting KUBERNETES_MASTER".
+func noKubeconfig(rules *clientcmd.ClientConfigLoadingRules) error {
+	looked := "nowhere: neither KUBECONFIG nor HOME is set"
+	switch {
+	case rules.ExplicitPath != "":
+		looked = rules.ExplicitPath
+	case len(rules.Precedence) > 0:
+		looked = strings.Join(rules.Precedence, ", ")
+		if len(rules.Precedence) > 1 {
+			looked = "the files of KUBECONFIG (" + looked + ")"
+		}
+	}
+	return fmt.Errorf("kubeconfig: none found, looked for %s: give one with --kubeconfig FILE or the KUBECONFIG variable, as kubectl takes it", looked)
 }
 
 // loadingRules are client-go's defaults (--kubeconfig, else the files
@@ -126,7 +148,7 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 // every namespace). Every list comes before the first change, so a missing
 // list permission changes nothing.
 func Collect(ctx context.Context, c *Clients, ns string, o gc.Options) (*gc.Report, error) {
-	kinds, err := c.kinds(o.Custom)
+	kinds, err := c.kinds(ctx, o.Custom)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +197,16 @@ func (c *Clients) missing(ctx context.Context, maybe []gc.Missing) ([]gc.Missing
 	return out, nil
 }
 
+// unverified reports whether err is a TLS verification failure: the
+// server answered, with a certificate the kubeconfig does not trust.
+func unverified(err error) bool {
+	var cv *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var hn x509.HostnameError
+	var ci x509.CertificateInvalidError
+	return errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &hn) || errors.As(err, &ci)
+}
+
 // apiError names the verb, the resource and where, and says what to do
 // about the two errors people meet: a missing permission and a cluster
 // out of reach.
@@ -190,6 +222,8 @@ func (c *Clients) apiError(verb string, r schema.GroupVersionResource, ns string
 	var ue *url.Error
 	var ne net.Error
 	switch {
+	case unverified(err):
+		return fmt.Errorf("gc: %s %s %s: the server's certificate could not be verified (the cluster at %s): %v: the kubeconfig's certificate-authority (or -data) must hold the CA that signed it", verb, res, where, c.Host, err)
 	case apierrors.IsForbidden(err):
 		return fmt.Errorf("gc: %s %s %s: %v (docs/gc.md gives the Role gc needs)", verb, res, where, err)
 	case apierrors.IsUnauthorized(err):

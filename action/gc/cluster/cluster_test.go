@@ -59,7 +59,7 @@ func fleet(f *fakeAPI, apps, versions, rs int, old bool) {
 			f.add("apps/v1/replicasets", "ReplicaSet", map[string]any{
 				"metadata": map[string]any{"name": fmt.Sprintf("%s-%d", base, r), "ownerReferences": []any{
 					map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "name": base, "uid": "uid-Deployment-" + base, "controller": true}}},
-				"spec":     map[string]any{"replicas": 0, "template": tpl(r * versions / rs)},
+				"spec": map[string]any{"replicas": 0, "template": tpl(r * versions / rs)},
 			})
 		}
 	}

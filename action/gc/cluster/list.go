@@ -75,18 +75,22 @@ var hashedResources = []listed{
 
 // kinds are the built-in kinds, the optional ones where served, and the
 // profile's kinds as discovery finds them (their preferred version).
-func (c *Clients) kinds(custom []gc.Kind) ([]listed, error) {
+func (c *Clients) kinds(ctx context.Context, custom []gc.Kind) ([]listed, error) {
 	out := slices.Clone(builtinKinds)
 	if len(custom) == 0 {
 		for _, k := range optionalKinds {
-			rl, err := c.Discovery.ServerResourcesForGroupVersion(k.GroupVersion().String())
+			var rl metav1.APIResourceList
+			err := c.Discovery.RESTClient().Get().AbsPath("/apis", k.Group, k.Version).Do(ctx).Into(&rl)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			if err == nil && slices.ContainsFunc(rl.APIResources, func(r metav1.APIResource) bool { return r.Name == k.Resource }) {
 				out = append(out, k)
 			}
 		}
 		return out, nil
 	}
-	lists, err := c.Discovery.ServerPreferredResources()
+	lists, err := preferredResources(ctx, c.Discovery)
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
 		return nil, c.apiError("discover", schema.GroupVersionResource{Resource: "API resources"}, "", err)
 	}
@@ -105,12 +109,34 @@ func (c *Clients) kinds(custom []gc.Kind) ([]listed, error) {
 			}
 			k := res(gv.Group, gv.Version, r.Name, r.Kind)
 			k.Cluster = !r.Namespaced
-			if !slices.ContainsFunc(out, func(x listed) bool { return x.GroupResource() == k.GroupResource() || x.Kind == k.Kind && x.Group == k.Group }) {
+			if !slices.ContainsFunc(out, func(x listed) bool {
+				return x.GroupResource() == k.GroupResource() || x.Kind == k.Kind && x.Group == k.Group
+			}) {
 				out = append(out, k)
 			}
 		}
 	}
 	return out, nil
+}
+
+// preferredResources is discovery's, given up when ctx is done: client-go's
+// discovery takes no context.
+func preferredResources(ctx context.Context, d discovery.DiscoveryInterface) ([]*metav1.APIResourceList, error) {
+	type result struct {
+		lists []*metav1.APIResourceList
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		l, err := d.ServerPreferredResources()
+		done <- result{l, err}
+	}()
+	select {
+	case r := <-done:
+		return r.lists, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func wanted(ks []gc.Kind, group, kind string) bool {

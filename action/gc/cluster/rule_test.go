@@ -3,7 +3,10 @@ package cluster
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -146,12 +149,14 @@ func TestPinnedAndOwned(t *testing.T) {
 		"shop/secret/" + tls + ": owners set; owners: none (-Deployment/app, ReplicaSet/app-1, ReplicaSet/app-2); pinned: Ingress/web names it",
 		"shop/secret/" + pull + ": owners set; owners: none (-Deployment/app, ReplicaSet/app-1, ReplicaSet/app-2); pinned: ServiceAccount/app names it",
 		"shop/configmap/" + oldCfg + ": owners set; owners: ReplicaSet/app-1 (-Deployment/app); revisions only",
-		"warning: Deployment shop/app2 names ConfigMap " + missing + ", which does not exist: apply the render again\n",
 		"gc: namespace shop: changed 5 of 6 hashed objects: 5 owner updates, 0 deleted; 5 pinned by what is applied, 0 kept unproven, 1 unchanged; 1 named but missing\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the report lacks %q:\n%s", want, text)
 		}
+	}
+	if len(r.Missing) != 1 || r.Missing[0].String() != "Deployment shop/app2 names ConfigMap "+missing+", which does not exist: apply the render again" {
+		t.Errorf("missing: %v", r.Missing)
 	}
 	if strings.Contains(text, secretValue) {
 		t.Errorf("the report holds a secret value:\n%s", text)
@@ -182,5 +187,31 @@ func TestDropAnnotations(t *testing.T) {
 	dropAnnotations(u, func(k string) bool { return table.ReadsAnnotation("Deployment", k) })
 	if _, has := u.Object["metadata"].(map[string]any)["annotations"]; has {
 		t.Errorf("Deployment: %v", u.Object["metadata"])
+	}
+}
+
+// TestRunEndsWithMissing: Run writes the report and then returns the
+// names the cluster lacks as a MissingError, which the command line
+// turns into warnings and its own exit status.
+func TestRunEndsWithMissing(t *testing.T) {
+	f := newFakeAPI()
+	f.add("apps/v1/deployments", "Deployment", map[string]any{
+		"metadata": map[string]any{"name": "app2"}, "spec": map[string]any{"template": map[string]any{"spec": podSpec("app2-config-cccc244c5b", "plain")}}})
+	kc := filepath.Join(t.TempDir(), "kubeconfig")
+	text := "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: '" + f.config(t).Host + "'}}]\n" +
+		"users: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u, namespace: shop}}]\ncurrent-context: x\n"
+	if err := os.WriteFile(kc, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := options(t)
+	o.Kubeconfig = kc
+	var out bytes.Buffer
+	err := Run(context.Background(), o, &out)
+	var missing *gc.MissingError
+	if !errors.As(err, &missing) || len(missing.Missing) != 1 || missing.Missing[0].Object.Name != "app2-config-cccc244c5b" {
+		t.Errorf("Run: %v", err)
+	}
+	if out.String() != "gc: namespace shop: nothing to change: 0 hashed objects (0 pinned by what is applied), 0 kept unproven; 1 named but missing\n" {
+		t.Errorf("report %q", out.String())
 	}
 }
