@@ -272,6 +272,10 @@ func TestReportNamesItsNamespaces(t *testing.T) {
 		want string
 	}{
 		{"nope", &Snapshot{}, "gc: namespace nope: nothing to change: no workloads and no hashed objects in it (is it the namespace meant?)\n"},
+		{"quiet", &Snapshot{Referrers: []Referrer{
+			{Owner: Owner{APIVersion: "v1", Kind: "ServiceAccount", Name: "default"}, Namespace: "quiet"},
+			{Owner: Owner{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "view"}},
+		}}, "gc: namespace quiet: nothing to change: no workloads and no hashed objects in it (is it the namespace meant?)\n"},
 		{"shop", &Snapshot{Referrers: []Referrer{uses(dep)}}, "gc: namespace shop: nothing to change: 0 hashed objects (0 pinned by what is applied), 0 kept unproven\n"},
 		{"", full, "gc: all namespaces (2 hold objects gc lists): nothing to change: 1 hashed objects (1 pinned by what is applied), 0 kept unproven\n"},
 		{"", &Snapshot{}, "gc: all namespaces (0 hold objects gc lists): nothing to change: no workloads and no hashed objects\n"},

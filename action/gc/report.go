@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/krender/krender/model/workload"
 )
 
 // Report is what one run did (or, under --dry-run, would do).
@@ -38,9 +40,9 @@ type ReportObject struct {
 
 // Summary counts the hashed objects by what happened to them.
 type Summary struct {
-	// Listed counts the workloads, revisions and other objects listed
-	// for their references.
-	Listed    int `json:"listed"`
+	// Workloads counts the objects listed that run pods (workloads,
+	// revisions, pods), in the namespaces asked.
+	Workloads int `json:"workloads"`
 	Hashed    int `json:"hashed"`
 	Pinned    int `json:"pinned"`
 	Owned     int `json:"ownersChanged"`
@@ -86,7 +88,11 @@ func NewReport(ds []Decision, dryRun bool) *Report {
 // then each one holding a listed object) and what it listed.
 func (r *Report) Scope(ns string, s *Snapshot) {
 	r.Namespace = ns
-	r.Summary.Listed = len(s.Referrers)
+	for _, x := range s.Referrers {
+		if x.Namespace != "" && runsPods(x.Owner) {
+			r.Summary.Workloads++
+		}
+	}
 	if ns != "" {
 		return
 	}
@@ -99,6 +105,17 @@ func (r *Report) Scope(ns string, s *Snapshot) {
 	}
 	delete(seen, "") // cluster-scoped objects
 	r.Namespaces = slices.Sorted(maps.Keys(seen))
+}
+
+// runsPods reports whether o is of a kind that runs pods from a template
+// (a workload, a revision, a pod): ServiceAccounts, Roles and the like
+// are in every namespace, even one nothing runs in.
+func runsPods(o Owner) bool {
+	group, _, _ := strings.Cut(o.APIVersion, "/")
+	if !strings.Contains(o.APIVersion, "/") {
+		group = ""
+	}
+	return o.Kind == "ControllerRevision" || workload.TemplatePath(o.Kind, group) != nil
 }
 
 // Changed reports whether the run changed (or would change) anything.
@@ -173,7 +190,7 @@ func (r *Report) summaryLine() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "gc: %s: ", r.where())
 	switch {
-	case s.Hashed == 0 && s.Listed == 0:
+	case s.Hashed == 0 && s.Workloads == 0:
 		b.WriteString("nothing to change: no workloads and no hashed objects")
 		if r.Namespace != "" {
 			b.WriteString(" in it (is it the namespace meant?)")
