@@ -109,6 +109,9 @@ kind: ReplicaSet
 metadata:
   name: %[2]s-old
   namespace: %[1]s
+  # Labelled as its selector says: a deployment controller, where the
+  # cluster runs one, releases a ReplicaSet its selector does not match.
+  labels: {app: %[2]s}
   ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: %[2]s, uid: %[3]s, controller: true}]
 spec:
   replicas: 0
