@@ -128,6 +128,7 @@ func runGCScenario(t *testing.T, w gcWorkload) {
 // gcVersion is one round's hashed names and the Secret's value.
 type gcVersion struct {
 	configMap, secret, password string
+	extra                       string // another hashed name of the render, where a scenario tracks one
 	stream                      string // krender render's output
 }
 
@@ -186,6 +187,12 @@ func (s *gcScenario) round(k int) {
 // apply is `krender render | kubectl apply` with version k's data: the
 // ConfigMap's VERSION and a fresh Secret value given as a CI secret.
 func (s *gcScenario) apply(k int) {
+	v := s.render(k)
+	kubectlOK(s.t, v.stream, "apply", "--validate=strict", "-f", "-")
+}
+
+// render renders version k and records its names.
+func (s *gcScenario) render(k int) gcVersion {
 	t := s.t
 	t.Helper()
 	password := "pw-" + randomHex(t)
@@ -205,7 +212,7 @@ func (s *gcScenario) apply(k int) {
 		}
 	}
 	s.versions = append(s.versions, v)
-	kubectlOK(t, v.stream, "apply", "--validate=strict", "-f", "-")
+	return v
 }
 
 // hashedName finds the hashed name krender gave the object written as name.
@@ -295,7 +302,9 @@ func (s *gcScenario) existing() map[string]bool {
 }
 
 func (s *gcScenario) rendered(name string) bool {
-	return slices.ContainsFunc(s.versions, func(v gcVersion) bool { return v.configMap == name || v.secret == name })
+	return slices.ContainsFunc(s.versions, func(v gcVersion) bool {
+		return v.configMap == name || v.secret == name || v.extra != "" && v.extra == name
+	})
 }
 
 // users are the objects that can start a pod from a version: the workload,
@@ -304,10 +313,15 @@ func (s *gcScenario) users() []kobj {
 	return append(append(listObjects(s.t, s.ns, s.w.kind), s.revisions()...), listObjects(s.t, s.ns, "pods")...)
 }
 
-// revisions are the workload's revisions (owned by it as their controller).
+// revisions are the workload's revisions (owned by it as their
+// controller); none once it is deleted.
 func (s *gcScenario) revisions() []kobj {
-	var workload kobj
-	kubectlJSON(s.t, &workload, "get", "-n", s.ns, s.w.kind, s.w.name)
+	workloads := listObjects(s.t, s.ns, s.w.kind)
+	i := slices.IndexFunc(workloads, func(o kobj) bool { return o.Metadata.Name == s.w.name })
+	if i < 0 {
+		return nil
+	}
+	workload := workloads[i]
 	var revs []kobj
 	for _, r := range listObjects(s.t, s.ns, s.w.revisions) {
 		if slices.ContainsFunc(r.Metadata.OwnerReferences, func(o ownerRef) bool { return o.UID == workload.Metadata.UID }) {
@@ -317,20 +331,25 @@ func (s *gcScenario) revisions() []kobj {
 	return revs
 }
 
-// checkOwners: each version is owned by exactly the objects that use it,
+// checkOwners: a version the workload names has no owner (pinned); any
+// other is owned by exactly the revisions that use it, never by a pod,
 // through references that neither block nor claim control.
 func (s *gcScenario) checkOwners() {
 	t := s.t
 	t.Helper()
-	users := s.users()
+	var workload kobj
+	kubectlJSON(t, &workload, "get", "-n", s.ns, s.w.kind, s.w.name)
+	revs := s.revisions()
 	for _, o := range listObjects(t, s.ns, "configmaps,secrets") {
 		if !s.rendered(o.Metadata.Name) {
 			continue
 		}
 		var want, have []string
-		for _, u := range users {
-			if u.uses(o.Metadata.Name) {
-				want = append(want, u.Kind+"/"+u.Metadata.Name+"/"+u.Metadata.UID)
+		if !workload.uses(o.Metadata.Name) {
+			for _, u := range revs {
+				if u.uses(o.Metadata.Name) {
+					want = append(want, u.Kind+"/"+u.Metadata.Name+"/"+u.Metadata.UID)
+				}
 			}
 		}
 		for _, ref := range o.Metadata.OwnerReferences {
@@ -342,13 +361,14 @@ func (s *gcScenario) checkOwners() {
 		slices.Sort(want)
 		slices.Sort(have)
 		if !slices.Equal(have, want) {
-			t.Errorf("%s %s is owned by %v, want the objects that use it: %v", o.Kind, o.Metadata.Name, have, want)
+			t.Errorf("%s %s is owned by %v, want (the %s naming it: none; else the revisions that use it) %v", o.Kind, o.Metadata.Name, have, s.w.kind, want)
 		}
 	}
 }
 
-// dryRunChangesNothing: --dry-run lists what gc would change (the new
-// version gains owners, the old one loses the workload) and changes nothing.
+// dryRunChangesNothing: --dry-run lists what gc would change (the old
+// version, which only a revision names now, gains it as its owner) and
+// changes nothing.
 func (s *gcScenario) dryRunChangesNothing() {
 	t := s.t
 	before := snapshot(t, s.ns)
@@ -357,7 +377,7 @@ func (s *gcScenario) dryRunChangesNothing() {
 	if after := snapshot(t, s.ns); !maps.Equal(before, after) {
 		t.Errorf("gc --dry-run changed objects: before %v, after %v\n%s", before, after, r)
 	}
-	for _, v := range s.versions[len(s.versions)-2:] {
+	for _, v := range s.versions[len(s.versions)-2 : len(s.versions)-1] {
 		if !strings.Contains(r.stdout, v.configMap) || !strings.Contains(r.stdout, v.secret) {
 			t.Errorf("gc --dry-run does not list %s and %s, whose owners it would change:\n%s", v.configMap, v.secret, r)
 		}
@@ -428,8 +448,8 @@ func (s *gcScenario) concurrentRuns() {
 }
 
 // rollbackLandsOnExistingVersion: `kubectl rollout undo` goes back to the
-// previous revision, whose ConfigMap and Secret still exist; gc then moves
-// the workload's ownership back to them.
+// previous revision, whose ConfigMap and Secret still exist; gc then pins
+// them again and gives the version rolled away from to its revision.
 func (s *gcScenario) rollbackLandsOnExistingVersion() {
 	t := s.t
 	prev := s.versions[len(s.versions)-2]
@@ -776,7 +796,37 @@ func grantRole(t *testing.T, ns string, role map[string]any) string {
 	kubectlOK(t, "", "create", "serviceaccount", "-n", ns, gcServiceAccount)
 	kubectlOK(t, "", "create", "rolebinding", "-n", ns, gcServiceAccount, "--role="+name,
 		"--serviceaccount="+ns+":"+gcServiceAccount)
+	grantClusterReads(t, ns)
 	return impersonatingKubeconfig(t, ns, "system:serviceaccount:"+ns+":"+gcServiceAccount)
+}
+
+// grantClusterReads binds the docs' ClusterRole of cluster-scoped reads
+// (under a name of ns's own, removed at the end) to ns's gc ServiceAccount.
+func grantClusterReads(t *testing.T, ns string) {
+	t.Helper()
+	page, err := os.ReadFile(gcDocs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var role map[string]any
+	for _, block := range regexp.MustCompile("(?s)```ya?ml\n(.*?)```").FindAllSubmatch(page, -1) {
+		if err := sigsyaml.Unmarshal(block[1], &role); err == nil && role["kind"] == "ClusterRole" {
+			break
+		}
+		role = nil
+	}
+	if role == nil {
+		t.Fatalf("%s gives no ClusterRole in a ```yaml block", gcDocs)
+	}
+	name := "krender-gc-cluster-reads-" + ns
+	role["metadata"] = map[string]any{"name": name}
+	b, err := json.Marshal(role)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubectlOK(t, string(b), "apply", "-f", "-")
+	kubectlOK(t, "", "create", "clusterrolebinding", name, "--clusterrole="+name, "--serviceaccount="+ns+":"+gcServiceAccount)
+	t.Cleanup(func() { kubectl(t, "", "delete", "clusterrole,clusterrolebinding", name, "--wait=false") })
 }
 
 func impersonatingKubeconfig(t *testing.T, ns, user string) string {
@@ -825,8 +875,12 @@ func impersonatingKubeconfig(t *testing.T, ns, user string) string {
 func TestGCRoleWithoutPatch(t *testing.T) {
 	t.Parallel()
 	s := newGCScenario(t, gcDeployment, withoutVerb(t, gcDocsRole(t), "patch"))
-	s.apply(1)
-	s.waitForController(1)
+	// Two rounds: the first version, which only the old ReplicaSet names
+	// then, is one gc must patch (the Deployment's own is pinned).
+	for k := 1; k <= 2; k++ {
+		s.apply(k)
+		s.waitForController(k)
+	}
 	before := snapshot(t, s.ns)
 	r := s.gc()
 	if r.code != 2 {

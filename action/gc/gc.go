@@ -8,6 +8,7 @@ package gc
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -57,13 +58,40 @@ type Owner struct {
 func (o Owner) String() string { return o.Kind + "/" + o.Name }
 
 // Target is a ConfigMap or Secret by namespace and name.
-type Target struct{ Kind, Namespace, Name string }
+type Target struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+}
 
-// Referrer is a listed workload or revision and the ConfigMaps and Secrets
-// its pod template (or the profile's fields) names.
+// Role is what a listed object's references mean for the objects they name.
+type Role int
+
+const (
+	// Pinned: desired state, an object someone applied (a workload, a
+	// ServiceAccount, an Ingress, a Pod or Job no controller owns, a
+	// profile's kind). What it names carries no owner reference of gc's:
+	// deleting, replacing or pruning it must never take what a re-apply
+	// names again.
+	Pinned Role = iota
+	// Revision: a revision a controller made and keeps for `kubectl
+	// rollout undo` (a ReplicaSet, a ControllerRevision, a Job of a
+	// CronJob). What only revisions name is owned by them.
+	Revision
+	// PodOf: a pod its controller runs. Its controller's revision covers
+	// it, so it is never an owner; while it runs, gc deletes nothing it
+	// names.
+	PodOf
+)
+
+// Referrer is a listed object and the ConfigMaps and Secrets its pod
+// template (or another field of the reference table) names. A Target with
+// no namespace is named from a cluster-scoped object: any namespace's
+// object of that name.
 type Referrer struct {
 	Owner
 	Namespace string
+	Role      Role
 	Refs      []Target
 }
 
@@ -109,43 +137,70 @@ type Decision struct {
 	Added   []Owner
 	Removed []Owner
 	Reason  string
+	// Pinned: desired state names it, so it carries no owner of gc's.
+	Pinned bool
 }
 
-// Plan decides every hashed object of s. An owner is a listed object whose
-// pod template names it; a managed owner gc did not list (deleted since,
-// or of a kind this run did not list) stays for the garbage collector to
-// judge. An object left with no owner at all is deleted only when a newer
-// version of the same name is in use.
+// Plan decides every hashed object of s. A version that desired state
+// names is pinned: gc removes its own owner references from it. A version
+// only revisions name is owned by them, one owner reference per revision.
+// A managed owner gc did not list (deleted since, or of a kind this run
+// did not list) stays for the garbage collector to judge. An object left
+// with no owner at all is deleted only when nothing listed names it and a
+// newer version of the same name is in use.
 func Plan(s *Snapshot) []Decision {
-	users, listed := Users(s)
+	x := NewIndex(s)
 	out := make([]Decision, 0, len(s.Hashed))
 	for _, h := range s.Hashed {
-		out = append(out, decide(h, users, listed))
+		out = append(out, x.Decide(h))
 	}
-	newer := newestInUse(s.Hashed, users)
+	newer := x.newestInUse(s.Hashed)
 	for i := range out {
-		settleUnowned(&out[i], users, newer)
+		x.settleUnowned(&out[i], newer)
 	}
 	return out
 }
 
-// Users indexes s: the listed objects that name each ConfigMap and Secret
-// from its own namespace (a key with no owners: named only from another
-// namespace, where no owner reference can point), and every UID listed.
-func Users(s *Snapshot) (users map[Target][]Owner, listed map[string]bool) {
-	users = map[Target][]Owner{}
-	listed = make(map[string]bool, len(s.Referrers))
+// Index is who names each ConfigMap and Secret of a snapshot, by role,
+// and every UID listed.
+type Index struct {
+	pinned map[Target][]Owner // by desired state (any namespace's referrer)
+	owned  map[Target][]Owner // by revisions of its own namespace
+	used   map[Target][]Owner // by controllers' pods, or by revisions of another namespace
+	listed map[string]bool
+}
+
+// NewIndex indexes s.
+func NewIndex(s *Snapshot) *Index {
+	x := &Index{pinned: map[Target][]Owner{}, owned: map[Target][]Owner{}, used: map[Target][]Owner{}, listed: make(map[string]bool, len(s.Referrers))}
 	for _, r := range s.Referrers {
-		listed[r.UID] = true
+		x.listed[r.UID] = true
 		for _, t := range r.Refs {
-			if t.Namespace == r.Namespace {
-				users[t] = appendOwner(users[t], r.Owner)
-			} else if _, ok := users[t]; !ok {
-				users[t] = nil
+			switch {
+			case r.Role == Pinned:
+				x.pinned[t] = appendOwner(x.pinned[t], r.Owner)
+			case r.Role == Revision && t.Namespace == r.Namespace:
+				x.owned[t] = appendOwner(x.owned[t], r.Owner)
+			default: // a controller's pod; a revision elsewhere, where no owner reference can point
+				x.used[t] = appendOwner(x.used[t], r.Owner)
 			}
 		}
 	}
-	return users, listed
+	return x
+}
+
+// pinnedBy are the desired-state objects naming t, those of cluster-scoped
+// ones (named without a namespace) included.
+func (x *Index) pinnedBy(t Target) []Owner {
+	out := x.pinned[t]
+	if wild := x.pinned[Target{Kind: t.Kind, Name: t.Name}]; len(wild) > 0 {
+		out = append(slices.Clip(out), wild...)
+	}
+	return out
+}
+
+func (x *Index) inUse(t Target) bool {
+	return len(x.pinnedBy(t))+len(x.owned[t])+len(x.used[t]) > 0
 }
 
 func appendOwner(l []Owner, o Owner) []Owner {
@@ -155,22 +210,33 @@ func appendOwner(l []Owner, o Owner) []Owner {
 	return append(l, o)
 }
 
-// Decide plans one object from the owners that name it now and the UIDs
-// listed in this run (a retry after a conflict plans again with these).
-func Decide(h *Hashed, users map[Target][]Owner, listed map[string]bool) Decision {
-	return decide(h, users, listed)
-}
-
-func decide(h *Hashed, users map[Target][]Owner, listed map[string]bool) Decision {
+// Decide plans one object (a retry after a conflict plans it again with
+// the same index).
+func (x *Index) Decide(h *Hashed) Decision {
 	d := Decision{Object: h}
+	if pins := x.pinnedBy(h.Target); len(pins) > 0 {
+		d.Pinned = true
+		for _, o := range h.Owners {
+			if h.managed(o.UID) {
+				d.Removed = append(d.Removed, o)
+			}
+		}
+		sortOwners(d.Removed)
+		d.Action = Unchanged
+		if len(d.Removed) > 0 {
+			d.Action = Own
+		}
+		d.Reason = "pinned: " + ownerNames(pins, 3) + " names it; no owner of gc's, so no delete, replace or prune of a workload takes it"
+		return d
+	}
 	others := map[string]bool{}
 	for _, o := range h.Owners {
 		if !h.managed(o.UID) {
 			others[o.UID] = true
 		}
 	}
-	inUse := len(users[h.Target])
-	for _, o := range users[h.Target] {
+	revs := x.owned[h.Target]
+	for _, o := range revs {
 		if !others[o.UID] { // another tool's reference to the same owner already holds it
 			d.Owners = append(d.Owners, o)
 		}
@@ -179,8 +245,8 @@ func decide(h *Hashed, users map[Target][]Owner, listed map[string]bool) Decisio
 		if !h.managed(o.UID) || slices.ContainsFunc(d.Owners, func(x Owner) bool { return x.UID == o.UID }) {
 			continue
 		}
-		if listed[o.UID] {
-			d.Removed = append(d.Removed, o) // listed and no longer naming it
+		if x.listed[o.UID] {
+			d.Removed = append(d.Removed, o) // listed, and no revision naming it (a workload, a pod)
 		} else {
 			d.Owners = append(d.Owners, o) // gone, or not listed: the garbage collector's to judge
 		}
@@ -197,7 +263,14 @@ func decide(h *Hashed, users map[Target][]Owner, listed map[string]bool) Decisio
 	if len(d.Added)+len(d.Removed) > 0 {
 		d.Action = Own
 	}
-	d.Reason = ownedReason(d, inUse, len(others))
+	switch {
+	case len(revs) > 0:
+		d.Reason = "revisions only: the garbage collector deletes it with its last revision"
+	case len(d.Owners) > 0:
+		d.Reason = "no listed object uses it: the garbage collector deletes it once its remaining owners are gone"
+	case len(others) > 0:
+		d.Reason = "kept: another tool's owner reference decides"
+	}
 	return d
 }
 
@@ -210,27 +283,29 @@ func sortOwners(l []Owner) {
 	})
 }
 
-func ownedReason(d Decision, inUse, others int) string {
-	switch {
-	case inUse > 0:
-		return "in use: the garbage collector deletes it once its last owner is gone"
-	case len(d.Owners) > 0:
-		return "no listed object uses it: the garbage collector deletes it once its remaining owners are gone"
-	case others > 0:
-		return "kept: another tool's owner reference decides"
+// ownerNames names up to max of l, sorted, and counts the rest.
+func ownerNames(l []Owner, max int) string {
+	l = slices.Clone(l)
+	sortOwners(l)
+	names := make([]string, 0, max+1)
+	for i, o := range l {
+		if i == max {
+			names = append(names, fmt.Sprintf("%d more", len(l)-max))
+			break
+		}
+		names = append(names, o.String())
 	}
-	return ""
+	return strings.Join(names, ", ")
 }
 
 // versionKey groups the versions of one name.
 type versionKey struct{ kind, ns, base string }
 
-// newestInUse is, per name, the creation time of the newest version some
-// listed object uses.
-func newestInUse(hs []*Hashed, users map[Target][]Owner) map[versionKey]*Hashed {
+// newestInUse is, per name, the newest version something listed names.
+func (x *Index) newestInUse(hs []*Hashed) map[versionKey]*Hashed {
 	out := map[versionKey]*Hashed{}
 	for _, h := range hs {
-		if len(users[h.Target]) == 0 {
+		if !x.inUse(h.Target) {
 			continue
 		}
 		k := versionKey{h.Kind, h.Namespace, h.BaseName}
@@ -243,9 +318,9 @@ func newestInUse(hs []*Hashed, users map[Target][]Owner) map[versionKey]*Hashed 
 
 // settleUnowned decides an object left with no owner reference at all:
 // the garbage collector never deletes such an object, so gc deletes it
-// when a newer version of its name is in use, and otherwise keeps it and
-// says why.
-func settleUnowned(d *Decision, users map[Target][]Owner, newer map[versionKey]*Hashed) {
+// when nothing listed names it and a newer version of its name is in use,
+// and otherwise keeps it and says why.
+func (x *Index) settleUnowned(d *Decision, newer map[versionKey]*Hashed) {
 	h := d.Object
 	if len(d.Owners) > 0 || d.Reason != "" {
 		return
@@ -253,8 +328,8 @@ func settleUnowned(d *Decision, users map[Target][]Owner, newer map[versionKey]*
 	if d.Action == Unchanged {
 		d.Action = Keep
 	}
-	if _, used := users[h.Target]; used {
-		d.Reason = "kept: used from another namespace, where no owner reference can point"
+	if users := x.used[h.Target]; len(users) > 0 {
+		d.Reason = "kept: " + ownerNames(users, 3) + " still names it (a controller's pod, or a revision in another namespace, where no owner reference can point)"
 		return
 	}
 	n := newer[versionKey{h.Kind, h.Namespace, h.BaseName}]

@@ -3,6 +3,7 @@ package gc
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -35,6 +36,13 @@ func uses(o Owner, names ...string) Referrer {
 	return r
 }
 
+// revision is uses for a revision a controller made.
+func revision(o Owner, names ...string) Referrer {
+	r := uses(o, names...)
+	r.Role = Revision
+	return r
+}
+
 func decisionOf(t *testing.T, ds []Decision, name string) Decision {
 	t.Helper()
 	for _, d := range ds {
@@ -56,24 +64,103 @@ func names(os []Owner) string {
 
 // TestPlanRollout: a Deployment moved from v1 to v2; its old ReplicaSet
 // still uses v1. v1 loses the Deployment and keeps the ReplicaSet, so the
-// garbage collector deletes it after the ReplicaSet; v2 gets both users.
+// garbage collector deletes it after the ReplicaSet; v2, which the
+// Deployment names, is pinned: gc removes its own owners (a Deployment
+// and a pod of an earlier run's rule) and gives it none.
 func TestPlanRollout(t *testing.T) {
-	dep, rs1, rs2 := owner("Deployment", "app"), owner("ReplicaSet", "app-1"), owner("ReplicaSet", "app-2")
+	dep, rs1, rs2, pod := owner("Deployment", "app"), owner("ReplicaSet", "app-1"), owner("ReplicaSet", "app-2"), owner("Pod", "app-2-x")
+	podRef := uses(pod, "cfg-v2")
+	podRef.Role = PodOf
 	s := &Snapshot{
 		Hashed: []*Hashed{
 			cm("cfg-v1", "cfg", 0, []Owner{dep, rs1}, dep.UID, rs1.UID),
-			cm("cfg-v2", "cfg", 1, nil),
+			cm("cfg-v2", "cfg", 1, []Owner{dep, pod}, dep.UID, pod.UID),
 		},
-		Referrers: []Referrer{uses(dep, "cfg-v2"), uses(rs1, "cfg-v1"), uses(rs2, "cfg-v2")},
+		Referrers: []Referrer{uses(dep, "cfg-v2"), revision(rs1, "cfg-v1"), revision(rs2, "cfg-v2"), podRef},
 	}
 	ds := Plan(s)
 	v1 := decisionOf(t, ds, "cfg-v1")
-	if v1.Action != Own || names(v1.Owners) != "ReplicaSet/app-1" || names(v1.Removed) != "Deployment/app" || len(v1.Added) != 0 {
+	if v1.Action != Own || v1.Pinned || names(v1.Owners) != "ReplicaSet/app-1" || names(v1.Removed) != "Deployment/app" || len(v1.Added) != 0 {
 		t.Errorf("v1: %+v", v1)
 	}
 	v2 := decisionOf(t, ds, "cfg-v2")
-	if v2.Action != Own || names(v2.Owners) != "Deployment/app,ReplicaSet/app-2" || names(v2.Added) != "Deployment/app,ReplicaSet/app-2" {
+	if v2.Action != Own || !v2.Pinned || len(v2.Owners)+len(v2.Added) != 0 || names(v2.Removed) != "Deployment/app,Pod/app-2-x" ||
+		!strings.HasPrefix(v2.Reason, "pinned: Deployment/app names it") {
 		t.Errorf("v2: %+v", v2)
+	}
+}
+
+// TestPlanPinnedByWhatIsApplied: whatever someone applied pins what it
+// names, whatever else names it and whichever owners gc gave it before:
+// a ServiceAccount's pull secret, an Ingress's TLS secret, a bare Pod or
+// Job, a ReplicaSet no Deployment controls (Role Pinned), a cluster-scoped
+// object naming it without a namespace. Another tool's owners stay.
+func TestPlanPinnedByWhatIsApplied(t *testing.T) {
+	rs, other := owner("ReplicaSet", "app-1"), owner("Thing", "theirs")
+	secret := func(name string, owners []Owner, managed ...string) *Hashed {
+		h := cm(name, name, 0, owners, managed...)
+		h.Kind = "Secret"
+		return h
+	}
+	named := func(kind, name, secretName string) Referrer {
+		return Referrer{Owner: owner(kind, name), Namespace: "shop", Refs: []Target{{Kind: "Secret", Namespace: "shop", Name: secretName}}}
+	}
+	wide := Referrer{Owner: owner("StorageClass", "fast"), Refs: []Target{{Kind: "Secret", Name: "csi-creds"}}}
+	s := &Snapshot{
+		Hashed: []*Hashed{
+			secret("pull", []Owner{rs}, rs.UID),
+			secret("tls", []Owner{rs, other}, rs.UID),
+			secret("bare", nil),
+			secret("csi-creds", []Owner{rs}, rs.UID),
+		},
+		Referrers: []Referrer{
+			named("ServiceAccount", "app", "pull"), named("Ingress", "web", "tls"), named("Pod", "debug", "bare"), named("Job", "migrate", "bare"),
+			wide,
+			{Owner: rs, Namespace: "shop", Role: Revision, Refs: []Target{{Kind: "Secret", Namespace: "shop", Name: "pull"}, {Kind: "Secret", Namespace: "shop", Name: "tls"}}},
+		},
+	}
+	ds := Plan(s)
+	for name, want := range map[string]struct {
+		action  Action
+		removed string
+	}{"pull": {Own, "ReplicaSet/app-1"}, "tls": {Own, "ReplicaSet/app-1"}, "bare": {Unchanged, ""}, "csi-creds": {Own, "ReplicaSet/app-1"}} {
+		d := decisionOf(t, ds, name)
+		if !d.Pinned || d.Action != want.action || names(d.Removed) != want.removed || len(d.Owners) != 0 {
+			t.Errorf("%s: %+v, want pinned, %s, removed %q", name, d, want.action, want.removed)
+		}
+	}
+	if d := decisionOf(t, ds, "bare"); d.Reason != "pinned: Job/migrate, Pod/debug names it; no owner of gc's, so no delete, replace or prune of a workload takes it" {
+		t.Errorf("bare: %q", d.Reason)
+	}
+}
+
+// TestPlanPodsAreNeverOwners: a ConfigMap that 300 pods of one ReplicaSet
+// name gets one owner, the ReplicaSet; the pods an earlier rule made
+// owners lose that, and the report line names one owner. A version only
+// pods name is kept, never deleted, while they run.
+func TestPlanPodsAreNeverOwners(t *testing.T) {
+	rs := owner("ReplicaSet", "app-1")
+	s := &Snapshot{Hashed: []*Hashed{cm("cfg-v1", "cfg", 0, nil), cm("cfg-v0", "cfg", -1, nil)}, Referrers: []Referrer{revision(rs, "cfg-v1")}}
+	var managed []string
+	for i := range 300 {
+		p := owner("Pod", fmt.Sprintf("app-1-%d", i))
+		s.Hashed[0].Owners = append(s.Hashed[0].Owners, p)
+		managed = append(managed, p.UID)
+		r := uses(p, "cfg-v1")
+		if i == 0 {
+			r.Refs = append(r.Refs, Target{Kind: "ConfigMap", Namespace: "shop", Name: "cfg-v0"}) // a pod of a revision already gone
+		}
+		r.Role = PodOf
+		s.Referrers = append(s.Referrers, r)
+	}
+	s.Hashed[0].Managed = managed
+	ds := Plan(s)
+	d := decisionOf(t, ds, "cfg-v1")
+	if d.Action != Own || names(d.Owners) != "ReplicaSet/app-1" || len(d.Removed) != 300 {
+		t.Errorf("cfg-v1: %s, owners %s, %d removed", d.Action, names(d.Owners), len(d.Removed))
+	}
+	if d := decisionOf(t, ds, "cfg-v0"); d.Action != Keep || !strings.Contains(d.Reason, "Pod/app-1-0 still names it") {
+		t.Errorf("cfg-v0: %+v", d)
 	}
 }
 
@@ -81,11 +168,11 @@ func TestPlanRollout(t *testing.T) {
 func TestPlanSecondRunChangesNothing(t *testing.T) {
 	dep, rs := owner("Deployment", "app"), owner("ReplicaSet", "app-1")
 	s := &Snapshot{
-		Hashed:    []*Hashed{cm("cfg-v1", "cfg", 0, []Owner{dep, rs}, dep.UID, rs.UID)},
-		Referrers: []Referrer{uses(dep, "cfg-v1"), uses(rs, "cfg-v1")},
+		Hashed:    []*Hashed{cm("cfg-v1", "cfg", 0, []Owner{rs}, rs.UID), cm("cfg-v2", "cfg", 1, nil)},
+		Referrers: []Referrer{uses(dep, "cfg-v2"), revision(rs, "cfg-v1")},
 	}
 	r := NewReport(Plan(s), false)
-	if r.Changed() || len(r.Objects) != 0 || r.Summary.Unchanged != 1 {
+	if r.Changed() || len(r.Objects) != 0 || r.Summary.Unchanged != 2 || r.Summary.Pinned != 1 {
 		t.Errorf("second run: %+v", r)
 	}
 }
@@ -101,7 +188,7 @@ func TestPlanKeepsOthersAndGoneOwners(t *testing.T) {
 			cm("cfg-v0", "cfg", 0, []Owner{gone}, gone.UID),
 			cm("shared", "shared", 0, []Owner{rs}), // another tool already names the same owner
 		},
-		Referrers: []Referrer{uses(rs, "shared", "cfg-v1")},
+		Referrers: []Referrer{revision(rs, "shared", "cfg-v1")},
 	}
 	ds := Plan(s)
 	if d := decisionOf(t, ds, "theirs"); d.Action != Unchanged || len(d.Owners) != 0 {
@@ -115,7 +202,7 @@ func TestPlanKeepsOthersAndGoneOwners(t *testing.T) {
 	}
 }
 
-// TestPlanUnowned: an object no listed object uses is deleted only when a
+// TestPlanUnowned: an object nothing listed names is deleted only when a
 // newer version of its name is in use; otherwise kept with the reason.
 func TestPlanUnowned(t *testing.T) {
 	dep := owner("Deployment", "app")
@@ -130,11 +217,11 @@ func TestPlanUnowned(t *testing.T) {
 		},
 		Referrers: []Referrer{
 			uses(dep, "cfg-v2"),
-			{Owner: owner("Job", "elsewhere"), Namespace: "other", Refs: []Target{{Kind: "ConfigMap", Namespace: "shop", Name: "remote"}}},
+			{Owner: owner("Job", "elsewhere"), Namespace: "other", Role: Revision, Refs: []Target{{Kind: "ConfigMap", Namespace: "shop", Name: "remote"}}},
 		},
 	}
 	ds := Plan(s)
-	for name, want := range map[string]Action{"cfg-v1": Delete, "cfg-v2": Own, "cfg-v3": Keep, "lone-v1": Keep, "remote": Keep, "was-used": Delete} {
+	for name, want := range map[string]Action{"cfg-v1": Delete, "cfg-v2": Unchanged, "cfg-v3": Keep, "lone-v1": Keep, "remote": Keep, "was-used": Delete} {
 		if d := decisionOf(t, ds, name); d.Action != want {
 			t.Errorf("%s: %s (%s), want %s", name, d.Action, d.Reason, want)
 		}
@@ -144,22 +231,23 @@ func TestPlanUnowned(t *testing.T) {
 	}
 }
 
-// TestReportNamesNoData: the report names objects and owners and says what
-// happened; --dry-run says it changed nothing.
+// TestReportNamesNoData: the report names objects and owners, its
+// namespace, and says what happened; --dry-run says it changed nothing.
 func TestReportNamesNoData(t *testing.T) {
-	dep := owner("Deployment", "app")
+	dep, rs := owner("Deployment", "app"), owner("ReplicaSet", "app-1")
 	s := &Snapshot{
-		Hashed:    []*Hashed{cm("cfg-v1", "cfg", 0, nil), cm("cfg-v2", "cfg", 1, nil)},
-		Referrers: []Referrer{uses(dep, "cfg-v2")},
+		Hashed:    []*Hashed{cm("cfg-v0", "cfg", -1, nil), cm("cfg-v1", "cfg", 0, nil), cm("cfg-v2", "cfg", 1, nil)},
+		Referrers: []Referrer{uses(dep, "cfg-v2"), revision(rs, "cfg-v1")},
 	}
 	var text, js bytes.Buffer
 	r := NewReport(Plan(s), true)
+	r.Scope("shop", s)
 	if err := r.Write(&text, "text"); err != nil {
 		t.Fatal(err)
 	}
-	want := `shop/configmap/cfg-v1: would delete; owners: none; nothing listed uses it and a newer version, cfg-v2, is in use
-shop/configmap/cfg-v2: would set owners; owners: Deployment/app (+Deployment/app); in use: the garbage collector deletes it once its last owner is gone
-gc: would change (dry run: nothing changed) 2 of 2 hashed objects: 1 owner updates, 1 deleted; 0 kept unproven, 0 unchanged
+	want := `shop/configmap/cfg-v0: would delete; owners: none; nothing listed uses it and a newer version, cfg-v2, is in use
+shop/configmap/cfg-v1: would set owners; owners: ReplicaSet/app-1 (+ReplicaSet/app-1); revisions only: the garbage collector deletes it with its last revision
+gc: namespace shop: would change (dry run: nothing changed) 2 of 3 hashed objects: 1 owner updates, 1 deleted; 1 pinned by what is applied, 0 kept unproven, 1 unchanged
 `
 	if text.String() != want {
 		t.Errorf("text:\n%s\nwant:\n%s", text.String(), want)
@@ -168,8 +256,72 @@ gc: would change (dry run: nothing changed) 2 of 2 hashed objects: 1 owner updat
 		t.Fatal(err)
 	}
 	var back Report
-	if err := json.Unmarshal(js.Bytes(), &back); err != nil || !back.DryRun || back.Summary.Deleted != 1 || len(back.Objects) != 2 {
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || !back.DryRun || back.Summary.Deleted != 1 || len(back.Objects) != 2 || back.Namespace != "shop" {
 		t.Errorf("json: %v %s", err, js.String())
+	}
+}
+
+// TestReportNamesItsNamespaces: -n names the namespace, and an empty one
+// with no workloads says so; -A counts the namespaces that hold objects.
+func TestReportNamesItsNamespaces(t *testing.T) {
+	dep := owner("Deployment", "app")
+	full := &Snapshot{Hashed: []*Hashed{cm("cfg-v1", "cfg", 0, nil)}, Referrers: []Referrer{uses(dep, "cfg-v1"), {Owner: owner("Deployment", "b"), Namespace: "web"}}}
+	for _, c := range []struct {
+		ns   string
+		s    *Snapshot
+		want string
+	}{
+		{"nope", &Snapshot{}, "gc: namespace nope: nothing to change: no workloads and no hashed objects in it (is it the namespace meant?)\n"},
+		{"quiet", &Snapshot{Referrers: []Referrer{
+			{Owner: Owner{APIVersion: "v1", Kind: "ServiceAccount", Name: "default"}, Namespace: "quiet"},
+			{Owner: Owner{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole", Name: "view"}},
+		}}, "gc: namespace quiet: nothing to change: no workloads and no hashed objects in it (is it the namespace meant?)\n"},
+		{"shop", &Snapshot{Referrers: []Referrer{uses(dep)}}, "gc: namespace shop: nothing to change: 0 hashed objects (0 pinned by what is applied), 0 kept unproven\n"},
+		{"", full, "gc: all namespaces (2 hold objects gc lists): nothing to change: 1 hashed objects (1 pinned by what is applied), 0 kept unproven\n"},
+		{"", &Snapshot{}, "gc: all namespaces (0 hold objects gc lists): nothing to change: no workloads and no hashed objects\n"},
+	} {
+		r := NewReport(Plan(c.s), false)
+		r.Scope(c.ns, c.s)
+		var out bytes.Buffer
+		if err := r.Write(&out, "text"); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != c.want {
+			t.Errorf("-n %q: %q, want %q", c.ns, out.String(), c.want)
+		}
+	}
+}
+
+// TestMaybeMissing: a hash-suffixed name desired state names in the
+// namespace and gc did not list is a candidate, once; a revision's, a
+// listed one's, an unsuffixed one's (made elsewhere) and another
+// namespace's are not.
+func TestMaybeMissing(t *testing.T) {
+	dep, rs := owner("Deployment", "app2"), owner("ReplicaSet", "app2-1")
+	s := &Snapshot{
+		Hashed: []*Hashed{cm("cfg-5g2m7h8k9t", "cfg", 0, nil)},
+		Referrers: []Referrer{
+			uses(dep, "cfg-5g2m7h8k9t", "app-config-9tk4hbb2g6", "made-elsewhere", "app-config-9tk4hbb2g6"),
+			uses(owner("Deployment", "app3"), "app-config-9tk4hbb2g6"),
+			revision(rs, "old-config-2b8ddgm6tf"),
+			{Owner: owner("Job", "x"), Namespace: "other", Refs: []Target{{Kind: "ConfigMap", Namespace: "other", Name: "other-cfg-2b8ddgm6tf"}}},
+		},
+	}
+	var got []string
+	for _, m := range MaybeMissing(s, "shop") {
+		got = append(got, m.String())
+	}
+	want := []string{"Deployment shop/app2 names ConfigMap app-config-9tk4hbb2g6, which does not exist: apply the render again"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if n := len(MaybeMissing(s, "")); n != 2 {
+		t.Errorf("every namespace: %d candidates, want 2", n)
+	}
+	for name, want := range map[string]bool{"a-5g2m7h8k9t": true, "5g2m7h8k9t": false, "a-5g2m7h8k9": false, "a-5g2m7h8k9a": false, "a_5g2m7h8k9t": false} {
+		if HashSuffixed(name) != want {
+			t.Errorf("HashSuffixed(%q) = %v", name, !want)
+		}
 	}
 }
 

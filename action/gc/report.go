@@ -4,14 +4,25 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/krender/krender/model/workload"
 )
 
 // Report is what one run did (or, under --dry-run, would do).
 type Report struct {
-	DryRun  bool           `json:"dryRun"`
-	Objects []ReportObject `json:"objects"`
-	Summary Summary        `json:"summary"`
+	DryRun bool `json:"dryRun"`
+	// Namespace is the one asked (-n, else the kubeconfig's); "" with -A.
+	Namespace string `json:"namespace,omitempty"`
+	// Namespaces are, with -A, the namespaces holding a listed object.
+	Namespaces []string       `json:"namespaces,omitempty"`
+	Objects    []ReportObject `json:"objects"`
+	// Missing are the hashed names desired state names and the cluster
+	// lacks, one per object.
+	Missing []Missing `json:"missing,omitempty"`
+	Summary Summary   `json:"summary"`
 }
 
 // ReportObject is one hashed object gc changed or would change, or keeps
@@ -29,7 +40,11 @@ type ReportObject struct {
 
 // Summary counts the hashed objects by what happened to them.
 type Summary struct {
+	// Workloads counts the objects listed that run pods (workloads,
+	// revisions, pods), in the namespaces asked.
+	Workloads int `json:"workloads"`
 	Hashed    int `json:"hashed"`
+	Pinned    int `json:"pinned"`
 	Owned     int `json:"ownersChanged"`
 	Deleted   int `json:"deleted"`
 	Kept      int `json:"keptUnproven"`
@@ -42,6 +57,9 @@ func NewReport(ds []Decision, dryRun bool) *Report {
 	r := &Report{DryRun: dryRun, Objects: []ReportObject{}}
 	r.Summary.Hashed = len(ds)
 	for _, d := range ds {
+		if d.Pinned {
+			r.Summary.Pinned++
+		}
 		switch d.Action {
 		case Unchanged:
 			r.Summary.Unchanged++
@@ -66,6 +84,40 @@ func NewReport(ds []Decision, dryRun bool) *Report {
 	return r
 }
 
+// Scope records where the run looked: namespace ns ("": every namespace,
+// then each one holding a listed object) and what it listed.
+func (r *Report) Scope(ns string, s *Snapshot) {
+	r.Namespace = ns
+	for _, x := range s.Referrers {
+		if x.Namespace != "" && runsPods(x.Owner) {
+			r.Summary.Workloads++
+		}
+	}
+	if ns != "" {
+		return
+	}
+	seen := map[string]bool{}
+	for _, x := range s.Referrers {
+		seen[x.Namespace] = true
+	}
+	for _, h := range s.Hashed {
+		seen[h.Namespace] = true
+	}
+	delete(seen, "") // cluster-scoped objects
+	r.Namespaces = slices.Sorted(maps.Keys(seen))
+}
+
+// runsPods reports whether o is of a kind that runs pods from a template
+// (a workload, a revision, a pod): ServiceAccounts, Roles and the like
+// are in every namespace, even one nothing runs in.
+func runsPods(o Owner) bool {
+	group, _, _ := strings.Cut(o.APIVersion, "/")
+	if !strings.Contains(o.APIVersion, "/") {
+		group = ""
+	}
+	return o.Kind == "ControllerRevision" || workload.TemplatePath(o.Kind, group) != nil
+}
+
 // Changed reports whether the run changed (or would change) anything.
 func (r *Report) Changed() bool { return r.Summary.Owned+r.Summary.Deleted > 0 }
 
@@ -81,6 +133,7 @@ func (r *Report) Write(w io.Writer, format string) error {
 			return err
 		}
 	}
+
 	_, err := fmt.Fprintln(w, r.summaryLine())
 	return err
 }
@@ -121,15 +174,39 @@ func ownerList(os []Owner) string {
 	return strings.Join(names, ", ")
 }
 
+// where names the namespaces of the run.
+func (r *Report) where() string {
+	switch {
+	case r.Namespace != "":
+		return "namespace " + r.Namespace
+	case len(r.Namespaces) == 1:
+		return "all namespaces (1 holds objects gc lists)"
+	}
+	return fmt.Sprintf("all namespaces (%d hold objects gc lists)", len(r.Namespaces))
+}
+
 func (r *Report) summaryLine() string {
 	s := r.Summary
-	if !r.Changed() {
-		return fmt.Sprintf("gc: nothing to change: %d hashed objects, %d kept unproven", s.Hashed, s.Kept)
+	var b strings.Builder
+	fmt.Fprintf(&b, "gc: %s: ", r.where())
+	switch {
+	case s.Hashed == 0 && s.Workloads == 0:
+		b.WriteString("nothing to change: no workloads and no hashed objects")
+		if r.Namespace != "" {
+			b.WriteString(" in it (is it the namespace meant?)")
+		}
+	case !r.Changed():
+		fmt.Fprintf(&b, "nothing to change: %d hashed objects (%d pinned by what is applied), %d kept unproven", s.Hashed, s.Pinned, s.Kept)
+	default:
+		verb := "changed"
+		if r.DryRun {
+			verb = "would change (dry run: nothing changed)"
+		}
+		fmt.Fprintf(&b, "%s %d of %d hashed objects: %d owner updates, %d deleted; %d pinned by what is applied, %d kept unproven, %d unchanged",
+			verb, s.Owned+s.Deleted, s.Hashed, s.Owned, s.Deleted, s.Pinned, s.Kept, s.Unchanged)
 	}
-	verb := "changed"
-	if r.DryRun {
-		verb = "would change (dry run: nothing changed)"
+	if len(r.Missing) > 0 {
+		fmt.Fprintf(&b, "; %d named but missing", len(r.Missing))
 	}
-	return fmt.Sprintf("gc: %s %d of %d hashed objects: %d owner updates, %d deleted; %d kept unproven, %d unchanged",
-		verb, s.Owned+s.Deleted, s.Hashed, s.Owned, s.Deleted, s.Kept, s.Unchanged)
+	return b.String()
 }

@@ -71,15 +71,8 @@ func collect(t *testing.T, cfg *rest.Config, ns string) (*gc.Report, error) {
 	return Collect(context.Background(), c, ns, options(t))
 }
 
-// app is a hashed ConfigMap version, a Deployment using it and a
-// ReplicaSet using the previous one.
-func app(ns, name, version, previous string) string {
-	tpl := func(cm string) string {
-		return fmt.Sprintf(`
-    metadata: {labels: {app: %[1]s}}
-    spec:
-      containers: [{name: c, image: busybox, envFrom: [{configMapRef: {name: %[2]s}}]}]`, name, cm)
-	}
+// app is a hashed ConfigMap version and a Deployment using it.
+func app(ns, name, version string) string {
 	return fmt.Sprintf(`apiVersion: v1
 kind: ConfigMap
 metadata: {name: %[2]s-%[3]s, namespace: %[1]s, labels: {krender.io/name: %[2]s}}
@@ -90,20 +83,41 @@ kind: Deployment
 metadata: {name: %[2]s, namespace: %[1]s}
 spec:
   # Paused: the deployment controller, where the cluster runs one, makes
-  # no ReplicaSet of its own, so the owners are the ones this test writes.
+  # no ReplicaSet of its own, so the revisions are the ones the tests write.
   paused: true
   replicas: 0
   selector: {matchLabels: {app: %[2]s}}
-  template:%[5]s
----
+  template:%[4]s
+`, ns, name, version, template(name, name+"-"+version))
+}
+
+func template(app, cm string) string {
+	return fmt.Sprintf(`
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      containers: [{name: c, image: busybox, envFrom: [{configMapRef: {name: %[2]s}}]}]`, app, cm)
+}
+
+// oldRevision is the ReplicaSet name-old, a revision of the Deployment
+// name (its controller) using version previous, with that version.
+func oldRevision(t *testing.T, ns, name, previous string) {
+	t.Helper()
+	uid := strings.TrimSpace(kubectl(t, "", "get", "-n", ns, "deployment", name, "-o", "jsonpath={.metadata.uid}"))
+	kubectl(t, configMap(ns, name, previous)+fmt.Sprintf(`---
 apiVersion: apps/v1
 kind: ReplicaSet
-metadata: {name: %[2]s-old, namespace: %[1]s}
+metadata:
+  name: %[2]s-old
+  namespace: %[1]s
+  # Labelled as its selector says: a deployment controller, where the
+  # cluster runs one, releases a ReplicaSet its selector does not match.
+  labels: {app: %[2]s}
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: %[2]s, uid: %[3]s, controller: true}]
 spec:
   replicas: 0
   selector: {matchLabels: {app: %[2]s}}
-  template:%[6]s
-`, ns, name, version, previous, tpl(name+"-"+version), tpl(name+"-"+previous))
+  template:%[4]s
+`, ns, name, uid, template(name, name+"-"+previous)), "apply", "-f", "-")
 }
 
 type ownerRef struct {
@@ -131,28 +145,28 @@ func owners(t *testing.T, ns, kind, name string) []string {
 	return out
 }
 
-// configMap is app's ConfigMap alone: the version the ReplicaSet uses.
+// configMap is app's ConfigMap alone.
 func configMap(ns, name, version string) string {
-	a := app(ns, name, version, "")
+	a := app(ns, name, version)
 	return a[:strings.Index(a, "---")]
 }
 
 // TestOwnersSurviveKubectlApply: the owners gc sets stay through a later
 // `kubectl apply` of the same manifests, client-side and server-side, and
-// a second gc run changes nothing.
+// a second gc run changes nothing. The version the Deployment names is
+// pinned (no owner); the one only the old ReplicaSet names is its.
 func TestOwnersSurviveKubectlApply(t *testing.T) {
 	ns := namespace(t, "gc-apply")
-	apply := func() {
-		kubectl(t, app(ns, "client", "v2", "v1")+"---\n"+configMap(ns, "client", "v1"), "apply", "-f", "-")
-		kubectl(t, app(ns, "server", "v2", "v1")+"---\n"+configMap(ns, "server", "v1"), "apply", "--server-side", "-f", "-")
-	}
-	apply()
+	kubectl(t, app(ns, "client", "v2"), "apply", "-f", "-")
+	kubectl(t, app(ns, "server", "v2"), "apply", "--server-side", "-f", "-")
+	oldRevision(t, ns, "client", "v1")
+	oldRevision(t, ns, "server", "v1")
 	if _, err := collect(t, restConfig(t, ""), ns); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"client-v2": {"Deployment/client"}, "client-v1": {"ReplicaSet/client-old"},
-		"server-v2": {"Deployment/server"}, "server-v1": {"ReplicaSet/server-old"},
+		"client-v2": nil, "client-v1": {"ReplicaSet/client-old"},
+		"server-v2": nil, "server-v1": {"ReplicaSet/server-old"},
 	}
 	check := func(when string) {
 		for cm, w := range want {
@@ -166,8 +180,8 @@ func TestOwnersSurviveKubectlApply(t *testing.T) {
 	release := func(m string) string {
 		return strings.ReplaceAll(m, "labels: {krender.io/name:", "labels: {release: r2, krender.io/name:")
 	}
-	kubectl(t, release(app(ns, "client", "v2", "v1")+"---\n"+configMap(ns, "client", "v1")), "apply", "-f", "-")
-	kubectl(t, release(app(ns, "server", "v2", "v1")+"---\n"+configMap(ns, "server", "v1")), "apply", "--server-side", "-f", "-")
+	kubectl(t, release(app(ns, "client", "v2")+"---\n"+configMap(ns, "client", "v1")), "apply", "-f", "-")
+	kubectl(t, release(app(ns, "server", "v2")+"---\n"+configMap(ns, "server", "v1")), "apply", "--server-side", "-f", "-")
 	for cm := range want {
 		if l := kubectl(t, "", "get", "-n", ns, "configmap", cm, "-o", "jsonpath={.metadata.labels.release}"); l != "r2" {
 			t.Fatalf("%s: kubectl apply did not write it (label release %q)", cm, l)
@@ -191,9 +205,12 @@ func TestConcurrentRunsLoseNoUpdate(t *testing.T) {
 	ns := namespace(t, "gc-race")
 	var all strings.Builder
 	for i := range apps {
-		all.WriteString(app(ns, fmt.Sprintf("a%d", i), "v2", "v1") + "---\n" + configMap(ns, fmt.Sprintf("a%d", i), "v1") + "---\n")
+		all.WriteString(app(ns, fmt.Sprintf("a%d", i), "v2") + "---\n")
 	}
 	kubectl(t, all.String(), "apply", "-f", "-")
+	for i := range apps {
+		oldRevision(t, ns, fmt.Sprintf("a%d", i), "v1")
+	}
 	kubectl(t, "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: theirs, namespace: "+ns+"}\n", "apply", "-f", "-")
 	saUID := strings.TrimSpace(kubectl(t, "", "get", "-n", ns, "serviceaccount", "theirs", "-o", "jsonpath={.metadata.uid}"))
 
@@ -244,9 +261,12 @@ func TestConcurrentRunsLoseNoUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range apps {
-		for v, w := range map[string]string{"v2": "Deployment/a%d", "v1": "ReplicaSet/a%d-old"} {
+		for v, w := range map[string]string{"v2": "", "v1": "ReplicaSet/a%d-old"} {
 			got := owners(t, ns, "configmap", fmt.Sprintf("a%d-%s", i, v))
-			want := []string{fmt.Sprintf(w, i), "ServiceAccount/theirs"}
+			want := []string{"ServiceAccount/theirs"}
+			if w != "" { // v2 is pinned: the Deployment names it
+				want = append(want, fmt.Sprintf(w, i))
+			}
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
 				t.Errorf("a%d-%s: owners %v, want %v", i, v, got, want)
@@ -255,8 +275,9 @@ func TestConcurrentRunsLoseNoUpdate(t *testing.T) {
 	}
 }
 
-// roleFromDocs is the Role docs/gc.md gives, as written there.
-func roleFromDocs(t *testing.T, ns string) string {
+// roleFromDocs is the Role docs/gc.md gives, as written there, and the
+// ClusterRole of cluster-scoped reads with its binding, for user.
+func roleFromDocs(t *testing.T, ns, user string) (role, cluster string) {
 	root, err := e2eserver.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
@@ -266,10 +287,19 @@ func roleFromDocs(t *testing.T, ns string) string {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile("(?s)```yaml\n(apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\n.*?)```").FindSubmatch(doc)
-	if m == nil {
-		t.Fatal("docs/gc.md has no Role")
+	c := regexp.MustCompile("(?s)```yaml\n(apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\n.*?)```").FindSubmatch(doc)
+	if m == nil || c == nil {
+		t.Fatal("docs/gc.md has no Role or no ClusterRole")
 	}
-	return strings.ReplaceAll(string(m[1]), "namespace: shop", "namespace: "+ns)
+	name := "krender-gc-cluster-reads-" + ns
+	cluster = strings.Replace(string(c[1]), "name: krender-gc-cluster-reads", "name: "+name, 1) +
+		"---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {name: " + name + "}\n" +
+		"roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: " + name + "}\n" +
+		"subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: " + user + "}]\n"
+	t.Cleanup(func() {
+		exec.Command("kubectl", "--kubeconfig", kubeconfig, "delete", "clusterrole,clusterrolebinding", name, "--wait=false").Run()
+	})
+	return strings.ReplaceAll(string(m[1]), "namespace: shop", "namespace: "+ns), cluster
 }
 
 // TestLeastPrivilegeRole: gc runs under exactly the Role of docs/gc.md
@@ -277,9 +307,11 @@ func roleFromDocs(t *testing.T, ns string) string {
 // the verb and the resource, having changed nothing.
 func TestLeastPrivilegeRole(t *testing.T) {
 	ns := namespace(t, "gc-rbac")
-	kubectl(t, app(ns, "web", "v2", "v1"), "apply", "-f", "-")
+	kubectl(t, app(ns, "web", "v2"), "apply", "-f", "-")
+	oldRevision(t, ns, "web", "v1")
 	kubectl(t, "apiVersion: v1\nkind: Secret\nmetadata: {name: db-x1, namespace: "+ns+", labels: {krender.io/name: db}}\nstringData: {password: "+secretValue+"}\n", "apply", "-f", "-")
-	role := roleFromDocs(t, ns)
+	role, cluster := roleFromDocs(t, ns, "gc-user")
+	kubectl(t, cluster, "apply", "-f", "-")
 	binding := "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: krender-gc, namespace: " + ns + "}\n" +
 		"roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: krender-gc}\nsubjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: gc-user}]\n"
 
@@ -289,11 +321,12 @@ func TestLeastPrivilegeRole(t *testing.T) {
 	}
 	kubectl(t, noPatch+"---\n"+binding, "apply", "-f", "-")
 	waitCan(t, ns, "list", "pods")
+	waitCan(t, ns, "list", "storageclasses.storage.k8s.io")
 	_, err := collect(t, restConfig(t, "gc-user"), ns)
 	if err == nil || !strings.HasPrefix(err.Error(), fmt.Sprintf("gc: patch configmaps in namespace %q: ", ns)) || !strings.Contains(err.Error(), "forbidden") {
 		t.Errorf("without patch: %v", err)
 	}
-	if got := owners(t, ns, "configmap", "web-v2"); len(got) != 0 {
+	if got := owners(t, ns, "configmap", "web-v1"); len(got) != 0 {
 		t.Errorf("without patch, owners %v were set", got)
 	}
 
@@ -309,7 +342,7 @@ func TestLeastPrivilegeRole(t *testing.T) {
 	if strings.Contains(out.String(), secretValue) {
 		t.Errorf("the report holds a secret value:\n%s", out.String())
 	}
-	if got := owners(t, ns, "configmap", "web-v2"); !slices.Equal(got, []string{"Deployment/web"}) {
+	if got := owners(t, ns, "configmap", "web-v1"); !slices.Equal(got, []string{"ReplicaSet/web-old"}) {
 		t.Errorf("under the documented Role: owners %v", got)
 	}
 }

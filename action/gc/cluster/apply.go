@@ -76,7 +76,7 @@ const maxAttempts = 5
 // is returned: every decision before it was handed out before any that
 // failed, so the message names the same object whatever the timing.
 func (c *Clients) apply(ctx context.Context, snap *gc.Snapshot, ds []gc.Decision) error {
-	users, listed := gc.Users(snap)
+	x := gc.NewIndex(snap)
 	jobs := make(chan int)
 	failed := make(chan struct{})
 	var mu sync.Mutex
@@ -85,7 +85,7 @@ func (c *Clients) apply(ctx context.Context, snap *gc.Snapshot, ds []gc.Decision
 	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				if err := c.carryOut(ctx, &ds[i], users, listed); err != nil {
+				if err := c.carryOut(ctx, &ds[i], x); err != nil {
 					mu.Lock()
 					if len(errs) == 0 {
 						close(failed)
@@ -122,7 +122,7 @@ func dispatch(ds []gc.Decision, jobs chan<- int, failed, done <-chan struct{}) {
 	}
 }
 
-func (c *Clients) carryOut(ctx context.Context, d *gc.Decision, users map[gc.Target][]gc.Owner, listed map[string]bool) error {
+func (c *Clients) carryOut(ctx context.Context, d *gc.Decision, x *gc.Index) error {
 	if ctx.Err() != nil {
 		return nil
 	}
@@ -161,7 +161,7 @@ func (c *Clients) carryOut(ctx context.Context, d *gc.Decision, users map[gc.Tar
 		if err != nil {
 			return c.apiError("get", r, d.Object.Namespace, err)
 		}
-		nd := gc.Decide(hashed(d.Object.Kind, m), users, listed)
+		nd := x.Decide(hashed(d.Object.Kind, m))
 		if nd.Action != gc.Own {
 			nd.Action = gc.Unchanged // another run set these owners already
 			*d = nd

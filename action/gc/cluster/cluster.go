@@ -6,12 +6,15 @@ package cluster
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
 	"path/filepath"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -49,7 +52,13 @@ func Run(ctx context.Context, o gc.Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return r.Write(stdout, o.Output)
+	if err := r.Write(stdout, o.Output); err != nil {
+		return err
+	}
+	if len(r.Missing) > 0 {
+		return &gc.MissingError{Missing: r.Missing}
+	}
+	return nil
 }
 
 // Connect loads the kubeconfig as kubectl does (--kubeconfig, else
@@ -59,6 +68,9 @@ func Connect(o gc.Options) (*Clients, string, error) {
 	rules := loadingRules(o)
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: o.Context})
 	cfg, err := cc.ClientConfig()
+	if clientcmd.IsEmptyConfig(err) {
+		return nil, "", noKubeconfig(rules)
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("kubeconfig: %w", err)
 	}
@@ -70,6 +82,22 @@ func Connect(o gc.Options) (*Clients, string, error) {
 	}
 	c, err := NewClients(cfg)
 	return c, ns, err
+}
+
+// noKubeconfig says where gc looked for a kubeconfig and how to give
+// one, where client-go would say "try setting KUBERNETES_MASTER".
+func noKubeconfig(rules *clientcmd.ClientConfigLoadingRules) error {
+	looked := "nowhere: neither KUBECONFIG nor HOME is set"
+	switch {
+	case rules.ExplicitPath != "":
+		looked = rules.ExplicitPath
+	case len(rules.Precedence) > 0:
+		looked = strings.Join(rules.Precedence, ", ")
+		if len(rules.Precedence) > 1 {
+			looked = "the files of KUBECONFIG (" + looked + ")"
+		}
+	}
+	return fmt.Errorf("kubeconfig: none found, looked for %s: give one with --kubeconfig FILE or the KUBECONFIG variable, as kubectl takes it", looked)
 }
 
 // loadingRules are client-go's defaults (--kubeconfig, else the files
@@ -120,7 +148,7 @@ func NewClients(cfg *rest.Config) (*Clients, error) {
 // every namespace). Every list comes before the first change, so a missing
 // list permission changes nothing.
 func Collect(ctx context.Context, c *Clients, ns string, o gc.Options) (*gc.Report, error) {
-	kinds, err := c.kinds(o.Custom)
+	kinds, err := c.kinds(ctx, o.Custom)
 	if err != nil {
 		return nil, err
 	}
@@ -135,13 +163,48 @@ func Collect(ctx context.Context, c *Clients, ns string, o gc.Options) (*gc.Repo
 			return nil, err
 		}
 	}
+	missing, err := c.missing(ctx, gc.MaybeMissing(snap, ns))
+	if err != nil {
+		return nil, err
+	}
 	ds := gc.Plan(snap)
 	if !o.DryRun {
 		if err := c.apply(ctx, snap, ds); err != nil {
 			return nil, err
 		}
 	}
-	return gc.NewReport(ds, o.DryRun), nil
+	r := gc.NewReport(ds, o.DryRun)
+	r.Scope(ns, snap)
+	r.Missing = missing
+	return r, nil
+}
+
+// missing are those of maybe that the cluster lacks: a hash-suffixed name
+// gc did not list may still be another tool's unlabelled object, so each
+// is asked for (metadata only). Most runs ask for none.
+func (c *Clients) missing(ctx context.Context, maybe []gc.Missing) ([]gc.Missing, error) {
+	var out []gc.Missing
+	for _, m := range maybe {
+		r := resourceOf(m.Object.Kind)
+		_, err := c.Metadata.Resource(r).Namespace(m.Object.Namespace).Get(ctx, m.Object.Name, metav1.GetOptions{})
+		switch {
+		case apierrors.IsNotFound(err):
+			out = append(out, m)
+		case err != nil:
+			return nil, c.apiError("get", r, m.Object.Namespace, err)
+		}
+	}
+	return out, nil
+}
+
+// unverified reports whether err is a TLS verification failure: the
+// server answered, with a certificate the kubeconfig does not trust.
+func unverified(err error) bool {
+	var cv *tls.CertificateVerificationError
+	var ua x509.UnknownAuthorityError
+	var hn x509.HostnameError
+	var ci x509.CertificateInvalidError
+	return errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &hn) || errors.As(err, &ci)
 }
 
 // apiError names the verb, the resource and where, and says what to do
@@ -159,6 +222,8 @@ func (c *Clients) apiError(verb string, r schema.GroupVersionResource, ns string
 	var ue *url.Error
 	var ne net.Error
 	switch {
+	case unverified(err):
+		return fmt.Errorf("gc: %s %s %s: the server's certificate could not be verified (the cluster at %s): %v: the kubeconfig's certificate-authority (or -data) must hold the CA that signed it", verb, res, where, c.Host, err)
 	case apierrors.IsForbidden(err):
 		return fmt.Errorf("gc: %s %s %s: %v (docs/gc.md gives the Role gc needs)", verb, res, where, err)
 	case apierrors.IsUnauthorized(err):

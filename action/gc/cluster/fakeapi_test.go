@@ -85,6 +85,17 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p[0] == "api" {
 		p = append([]string{"api", ""}, p[1:]...)
 	}
+	if len(p) == 4 && r.Method == "GET" { // cluster-scoped (or every namespace's)
+		if f.forbid == "list" {
+			f.forbidden(w, "list", p[1], p[3])
+			return
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.lists.Add(1)
+		f.list(w, r, p[1]+"/"+p[2]+"/"+p[3])
+		return
+	}
 	if len(p) < 6 || p[3] != "namespaces" {
 		f.other.Add(1)
 		http.Error(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`, http.StatusNotFound)
@@ -101,9 +112,7 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		verb = "get"
 	}
 	if verb == f.forbid {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Forbidden","code":403,"message":"%s is forbidden: User \"ci\" cannot %s resource \"%s\" in API group \"%s\" in the namespace \"shop\""}`, p[5], verb, p[5], p[1])
+		f.forbidden(w, verb, p[1], p[5])
 		return
 	}
 	f.mu.Lock()
@@ -122,6 +131,12 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.gets.Add(1)
 		f.get(w, r, gvr, p[6])
 	}
+}
+
+func (f *fakeAPI) forbidden(w http.ResponseWriter, verb, group, resource string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusForbidden)
+	fmt.Fprintf(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Forbidden","code":403,"message":"%s is forbidden: User \"ci\" cannot %s resource \"%s\" in API group \"%s\" in the namespace \"shop\""}`, resource, verb, resource, group)
 }
 
 func (f *fakeAPI) list(w http.ResponseWriter, r *http.Request, gvr string) {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,20 +22,30 @@ import (
 type listed struct {
 	schema.GroupVersionResource
 	Kind string
+	// Cluster: cluster-scoped, listed whatever the namespace asked.
+	Cluster bool
 }
 
 func res(group, version, resource, kind string) listed {
-	return listed{schema.GroupVersionResource{Group: group, Version: version, Resource: resource}, kind}
+	return listed{schema.GroupVersionResource{Group: group, Version: version, Resource: resource}, kind, false}
 }
 
-// builtinKinds are the workloads that run pods from a template and the
+func clusterRes(group, version, resource, kind string) listed {
+	l := res(group, version, resource, kind)
+	l.Cluster = true
+	return l
+}
+
+// builtinKinds are every kind whose references the render rewrites (the
+// hash stage's built-in table; TestEveryTableKindIsListed holds it) and the
 // revisions `kubectl rollout undo` goes back to: ReplicaSets (Deployments,
 // Argo Rollouts), ControllerRevisions (StatefulSets, DaemonSets) and Jobs
-// (CronJobs). Pods are owners too: a pod of a deleted revision may still
-// run, and a bare Pod has no other owner.
+// (CronJobs).
 var builtinKinds = []listed{
 	res("", "v1", "pods", "Pod"),
+	res("", "v1", "podtemplates", "PodTemplate"),
 	res("", "v1", "replicationcontrollers", "ReplicationController"),
+	res("", "v1", "serviceaccounts", "ServiceAccount"),
 	res("apps", "v1", "deployments", "Deployment"),
 	res("apps", "v1", "replicasets", "ReplicaSet"),
 	res("apps", "v1", "statefulsets", "StatefulSet"),
@@ -42,10 +53,19 @@ var builtinKinds = []listed{
 	res("apps", "v1", "controllerrevisions", "ControllerRevision"),
 	res("batch", "v1", "jobs", "Job"),
 	res("batch", "v1", "cronjobs", "CronJob"),
+	res("networking.k8s.io", "v1", "ingresses", "Ingress"),
+	res("rbac.authorization.k8s.io", "v1", "roles", "Role"),
+	clusterRes("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole"),
+	clusterRes("storage.k8s.io", "v1", "storageclasses", "StorageClass"),
+	clusterRes("", "v1", "persistentvolumes", "PersistentVolume"),
 }
 
-// rollouts are Argo Rollouts, listed where the cluster serves them.
-var rollouts = res("argoproj.io", "v1alpha1", "rollouts", "Rollout")
+// optionalKinds are the table's kinds of add-ons, listed where the
+// cluster serves them: Argo Rollouts and Knative Services.
+var optionalKinds = []listed{
+	res("argoproj.io", "v1alpha1", "rollouts", "Rollout"),
+	res("serving.knative.dev", "v1", "services", "Service"),
+}
 
 // hashedResources are what krender hashes.
 var hashedResources = []listed{
@@ -53,35 +73,70 @@ var hashedResources = []listed{
 	res("", "v1", "secrets", refs.Secret),
 }
 
-// kinds are the built-in kinds, Rollouts where served, and the profile's
-// kinds as discovery finds them (their preferred version).
-func (c *Clients) kinds(custom []gc.Kind) ([]listed, error) {
+// kinds are the built-in kinds, the optional ones where served, and the
+// profile's kinds as discovery finds them (their preferred version).
+func (c *Clients) kinds(ctx context.Context, custom []gc.Kind) ([]listed, error) {
 	out := slices.Clone(builtinKinds)
 	if len(custom) == 0 {
-		rl, err := c.Discovery.ServerResourcesForGroupVersion(rollouts.GroupVersion().String())
-		if err == nil && slices.ContainsFunc(rl.APIResources, func(r metav1.APIResource) bool { return r.Name == rollouts.Resource }) {
-			out = append(out, rollouts)
+		for _, k := range optionalKinds {
+			var rl metav1.APIResourceList
+			err := c.Discovery.RESTClient().Get().AbsPath("/apis", k.Group, k.Version).Do(ctx).Into(&rl)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err == nil && slices.ContainsFunc(rl.APIResources, func(r metav1.APIResource) bool { return r.Name == k.Resource }) {
+				out = append(out, k)
+			}
 		}
 		return out, nil
 	}
-	lists, err := c.Discovery.ServerPreferredNamespacedResources()
+	lists, err := preferredResources(ctx, c.Discovery)
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
 		return nil, c.apiError("discover", schema.GroupVersionResource{Resource: "API resources"}, "", err)
 	}
-	want := append(slices.Clone(custom), gc.Kind{Group: rollouts.Group, Kind: rollouts.Kind})
+	want := slices.Clone(custom)
+	for _, k := range optionalKinds {
+		want = append(want, gc.Kind{Group: k.Group, Kind: k.Kind})
+	}
 	for _, l := range lists {
 		gv, err := schema.ParseGroupVersion(l.GroupVersion)
 		if err != nil {
 			continue
 		}
 		for _, r := range l.APIResources {
+			if strings.Contains(r.Name, "/") || !wanted(want, gv.Group, r.Kind) {
+				continue // a subresource, or a kind no field names from
+			}
 			k := res(gv.Group, gv.Version, r.Name, r.Kind)
-			if wanted(want, gv.Group, r.Kind) && !slices.ContainsFunc(out, func(x listed) bool { return x.GroupResource() == k.GroupResource() }) {
+			k.Cluster = !r.Namespaced
+			if !slices.ContainsFunc(out, func(x listed) bool {
+				return x.GroupResource() == k.GroupResource() || x.Kind == k.Kind && x.Group == k.Group
+			}) {
 				out = append(out, k)
 			}
 		}
 	}
 	return out, nil
+}
+
+// preferredResources is discovery's, given up when ctx is done: client-go's
+// discovery takes no context.
+func preferredResources(ctx context.Context, d discovery.DiscoveryInterface) ([]*metav1.APIResourceList, error) {
+	type result struct {
+		lists []*metav1.APIResourceList
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		l, err := d.ServerPreferredResources()
+		done <- result{l, err}
+	}()
+	select {
+	case r := <-done:
+		return r.lists, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func wanted(ks []gc.Kind, group, kind string) bool {
@@ -98,6 +153,9 @@ func each(ctx context.Context, list pager.ListPageFunc, opts metav1.ListOptions,
 
 // listReferrers lists k and records every object with what it references.
 func (c *Clients) listReferrers(ctx context.Context, k listed, ns string, o gc.Options, snap *gc.Snapshot) error {
+	if k.Cluster {
+		ns = metav1.NamespaceAll
+	}
 	ri := c.Dynamic.Resource(k.GroupVersionResource).Namespace(ns)
 	list := func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return ri.List(ctx, opts) }
 	err := each(ctx, list, metav1.ListOptions{}, func(obj runtime.Object) error {
@@ -105,6 +163,7 @@ func (c *Clients) listReferrers(ctx context.Context, k listed, ns string, o gc.O
 		if !ok {
 			return nil
 		}
+		dropAnnotations(u, func(key string) bool { return o.Table.ReadsAnnotation(k.Kind, key) })
 		snap.Referrers = append(snap.Referrers, referrer(o.Table, k, u))
 		return nil
 	})
@@ -118,6 +177,7 @@ func referrer(table *refs.Table, k listed, u *unstructured.Unstructured) gc.Refe
 	r := gc.Referrer{
 		Owner:     gc.Owner{APIVersion: u.GetAPIVersion(), Kind: u.GetKind(), Name: u.GetName(), UID: string(u.GetUID())},
 		Namespace: u.GetNamespace(),
+		Role:      roleOf(k, u),
 	}
 	if r.APIVersion == "" { // list items may come without them
 		r.APIVersion, r.Kind = k.GroupVersion().String(), k.Kind
@@ -128,6 +188,44 @@ func referrer(table *refs.Table, k listed, u *unstructured.Unstructured) gc.Refe
 	}
 	r.Refs = gc.References(table, gc.Object(view), r.Namespace)
 	return r
+}
+
+// roleOf tells desired state from what controllers made: a ReplicaSet,
+// ControllerRevision or Job with a controller is a revision, a Pod with
+// one is its controller's; every other object, and those three when no
+// controller owns them, someone applied.
+func roleOf(k listed, u *unstructured.Unstructured) gc.Role {
+	if k.Group != "" && k.Group != "apps" && k.Group != "batch" || metav1.GetControllerOfNoCopy(u) == nil {
+		return gc.Pinned
+	}
+	switch k.Kind {
+	case "Pod":
+		return gc.PodOf
+	case "ReplicaSet", "ControllerRevision", "Job":
+		return gc.Revision
+	}
+	return gc.Pinned
+}
+
+// dropAnnotations removes, right after listing, every annotation but
+// those keep names (the reference table's fields): a client-side
+// `kubectl apply` leaves the whole object in
+// kubectl.kubernetes.io/last-applied-configuration, and gc holds no more
+// of what it lists than it reads.
+func dropAnnotations(m metav1.Object, keep func(string) bool) {
+	a := m.GetAnnotations()
+	if len(a) == 0 {
+		return
+	}
+	for k := range a {
+		if !keep(k) {
+			delete(a, k)
+		}
+	}
+	if len(a) == 0 {
+		a = nil
+	}
+	m.SetAnnotations(a)
 }
 
 // revisionOf is the kind of the workload a ControllerRevision belongs to.
@@ -158,7 +256,9 @@ func (c *Clients) listHashed(ctx context.Context, k listed, ns string, snap *gc.
 	return nil
 }
 
+// hashed is m as gc reads it; its annotations are dropped.
 func hashed(kind string, m metav1.Object) *gc.Hashed {
+	dropAnnotations(m, func(string) bool { return false })
 	h := &gc.Hashed{
 		Target:          gc.Target{Kind: kind, Namespace: m.GetNamespace(), Name: m.GetName()},
 		UID:             string(m.GetUID()),

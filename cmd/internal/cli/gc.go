@@ -1,13 +1,17 @@
 package cli
 
 import (
-	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action/gc"
 )
+
+// exitMissing is gc's status when it did its work but what is applied
+// names a hashed ConfigMap or Secret the cluster lacks (docs/gc.md).
+const exitMissing = 3
 
 // gcCmd is `krender gc`: flags into a gc.Collect, its Run. The flags are
 // checked here, before anything else: the work needs client-go, which only
@@ -30,7 +34,7 @@ func gcCmd(h *host) *cobra.Command {
   # With the profile's own reference fields (custom workloads)
   krender gc -n shop -p profiles/prod.yaml --context prod`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
+		RunE: func(c *cobra.Command, _ []string) (err error) {
 			if err := gc.CheckFormat(o.Output); err != nil {
 				return err
 			}
@@ -38,8 +42,10 @@ func gcCmd(h *host) *cobra.Command {
 				return fmt.Errorf("-n %s and -A: give one (a namespace, or all of them)", o.Namespace)
 			}
 			if h.collector == nil {
-				return h.delegate() // client-go lives in krender-check
+				return h.delegate() // client-go lives in krender-check; signals are passed on to it
 			}
+			ctx, stop := h.interruptible() // a signal stops the run between requests
+			defer func() { err = stop(err) }()
 			if g.Profile != "" { // --root goes with -p alone
 				root, err := rf.resolve(h.fsys, g.Profile)
 				if err != nil {
@@ -48,7 +54,15 @@ func gcCmd(h *host) *cobra.Command {
 				g.Root = root
 			}
 			g.Env, g.Collector = h.env, h.collector
-			return g.Run(context.Background(), h.stdout)
+			err = g.Run(ctx, h.stdout)
+			var missing *gc.MissingError
+			if errors.As(err, &missing) {
+				for _, m := range missing.Missing {
+					fmt.Fprintf(h.stderr, "krender: warning: %s\n", m)
+				}
+				return exitStatus(exitMissing)
+			}
+			return err
 		},
 	}
 	f := c.Flags()

@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/lint/check"
@@ -56,7 +58,7 @@ func (h *host) delegate() error {
 		return err
 	}
 	cmd.Env = append(slices.Clip(h.environ), parentEnv+"="+string(self), legacyParentEnv+"="+buildVersion())
-	err = cmd.Run()
+	err = h.runPassingSignals(cmd)
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() >= 0 {
 		return exitStatus(ee.ExitCode())
@@ -65,6 +67,35 @@ func (h *host) delegate() error {
 		return fmt.Errorf("running %s: %w", bin, err)
 	}
 	return nil
+}
+
+// runPassingSignals runs cmd; in the process's own run, a SIGINT or
+// SIGTERM that krender gets is passed on to it, which stops as its
+// command does and exits as the signal says (a terminal's Ctrl-C reaches
+// both; the command takes the first).
+func (h *host) runPassingSignals(cmd *exec.Cmd) error {
+	if !h.signals {
+		return cmd.Run()
+	}
+	caught := make(chan os.Signal, 1)
+	signal.Notify(caught, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(caught)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case sig := <-caught:
+				cmd.Process.Signal(sig)
+			case <-done:
+				return
+			}
+		}
+	}()
+	return cmd.Wait()
 }
 
 // findCheckBinary looks beside the running krender (links followed: a

@@ -4,6 +4,7 @@
 package refs
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -197,6 +198,42 @@ func Builtin() []Ref {
 // an object is walked once however many fields its kind has.
 type Table struct {
 	byKind map[string][]groupTrie
+	kinds  []Referrer
+}
+
+// Referrer is a kind of object the table reads references in.
+type Referrer struct {
+	Kind  string
+	Group string // "" matches any group
+	// Cluster: objects of the kind are cluster-scoped.
+	Cluster bool
+}
+
+// Referrers are the kinds the table reads, in the order first added: what
+// a reader of the cluster must list to see every reference the render
+// rewrote.
+func (t *Table) Referrers() []Referrer { return slices.Clone(t.kinds) }
+
+// ReadsAnnotation reports whether a field of the table is the annotation
+// key on objects of kind: one who drops annotations keeps those.
+func (t *Table) ReadsAnnotation(kind, key string) bool {
+	for _, g := range t.byKind[kind] {
+		if n := g.root.find("metadata", "annotations", key); n != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *trie) find(keys ...string) *trie {
+	for _, k := range keys {
+		i := slices.Index(n.keys, k)
+		if i < 0 {
+			return nil
+		}
+		n = n.next[i]
+	}
+	return n
 }
 
 type groupTrie struct {
@@ -248,6 +285,10 @@ func (r *Ref) check() *filepos.Error {
 }
 
 func (t *Table) add(r *Ref) {
+	k := Referrer{Kind: r.Kind, Group: r.Group, Cluster: r.Cluster}
+	if !slices.Contains(t.kinds, k) {
+		t.kinds = append(t.kinds, k)
+	}
 	var root *trie
 	for _, g := range t.byKind[r.Kind] {
 		if g.group == r.Group {
