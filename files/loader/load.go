@@ -54,7 +54,8 @@ type Templates struct {
 
 // LoadTemplates parses every template under paths: files as given, directories
 // walked recursively for *.yaml and *.yml in lexical order. Every file's
-// errors are reported together. Files in skip (the profile's fragments, which
+// errors are reported together, up to the file that takes the run past
+// limits.inputBytes or limits.inputNodes: no file after it is read. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
 func LoadTemplates(fsys fs.FS, paths []string, skip ...string) ([]*manifest.Object, error) {
 	return Templates{FS: fsys, Skip: skip}.Load(paths)
@@ -97,6 +98,12 @@ func loadFiles(fsys fs.FS, root *loadroot.Root, lim limits.Limits, what string, 
 			o, err := l.load(f, walked)
 			errs = filepos.Append(errs, err)
 			objs = append(objs, o...)
+			if err != nil && lim.Spent() {
+				// The run is past inputBytes or inputNodes: every further
+				// file would be refused too, and reading them is what the
+				// limits spare.
+				return nil, errs.Err()
+			}
 		}
 	}
 	if err := errs.Err(); err != nil {
