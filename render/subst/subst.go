@@ -283,8 +283,9 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 		return planned{}, false
 	}
 	var assigned map[string]bool
+	var context *scalarContext
 	if reader == Program || reader == Unknown {
-		assigned = st.memo().assignedIn.get(n.Value)
+		assigned, context = st.memo().assignedIn.get(n.Value), newScalarContext(n)
 		if env.evidence == nil {
 			env.evidence = collectEvidence(env.o.Node)
 		}
@@ -300,7 +301,7 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Reader: reader, Runtime: runtime,
 			Field: field, Op: r.Op, Word: r.Word, Escaped: r.Escape}
 		if !r.Escape && (reader == Program || reader == Unknown) {
-			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
+			ref.Evidence = env.evidence.of(context, r, assigned)
 			if ref.Evidence != "" && reader == Unknown {
 				ref.Reader, ref.Runtime = Program, ref.Evidence
 			}
