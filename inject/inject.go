@@ -162,6 +162,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		}
 		changed := 0
 		for _, o := range s.Objects {
+			if err := s.Stopped(); err != nil {
+				return err
+			}
 			ok, err := e.apply(o)
 			if err != nil {
 				errs = filepos.Append(errs, err)

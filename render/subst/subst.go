@@ -103,7 +103,10 @@ func (st *Stage) AddCRDs(objs []*manifest.Object) {
 func (st *Stage) Apply(s *manifest.Set) error {
 	var errs filepos.List
 	for _, o := range s.Objects {
-		refs, err := st.Substitute(o, s.Vars, s.Missing)
+		refs, err := st.substitute(s.Stopped, o, s.Vars, s.Missing)
+		if stop := s.Stopped(); stop != nil {
+			return stop
+		}
 		if err != nil {
 			errs = filepos.Append(errs, err)
 			continue
@@ -152,6 +155,18 @@ type scalarEnv struct {
 	shell    map[*yaml.Node]workload.ShellKind
 	reader   objectReader
 	evidence *objectEvidence
+	// stop says when to stop (the unit's Set.Stopped; nil: never), asked
+	// before each scalar; stopped is what it said.
+	stop    func() error
+	stopped error
+}
+
+// halt reports whether the work on env's object must stop, asking stop.
+func (env *scalarEnv) halt() bool {
+	if env.stopped == nil && env.stop != nil {
+		env.stopped = env.stop()
+	}
+	return env.stopped != nil
 }
 
 // Substitute replaces the whitelisted references in every scalar of o, keys
@@ -159,13 +174,26 @@ type scalarEnv struct {
 // the document's structure. It returns every reference it saw, each with
 // its reader; judge gives them verdicts.
 func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos) ([]manifest.Ref, error) {
+	return st.substitute(nil, o, vars, missing)
+}
+
+// substitute is Substitute, stopped before any scalar when stop (nil:
+// never) says so, with what it says.
+func (st *Stage) substitute(stop func() error, o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos) ([]manifest.Ref, error) {
 	off, err := optOut(o)
 	if err != nil {
 		return nil, err
 	}
-	occ, planned := st.fromPlan(o, vars, missing, off)
+	occ, planned, err := st.fromPlan(stop, o, vars, missing, off)
+	if err != nil {
+		return nil, err
+	}
 	if !planned {
-		occ = st.walk(newEnv(o, vars, missing, off))
+		env := newEnv(o, vars, missing, off)
+		env.stop = stop
+		if occ = st.walk(env); env.stopped != nil {
+			return nil, env.stopped
+		}
 	}
 	var names []string // for did-you-mean: built only when a name is undefined
 	for _, r := range occ {
@@ -181,24 +209,31 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 // fromPlan substitutes o through its template's plan, made on first use;
 // false when o has none (a template whose references may depend on the
 // unit's values, or an object that is no fresh copy of its template).
-func (st *Stage) fromPlan(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) ([]manifest.Ref, bool) {
+func (st *Stage) fromPlan(stop func() error, o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) ([]manifest.Ref, bool, error) {
 	if o.Node == nil || o.Node.Line == 0 { // made, not parsed: no template to share a plan with
-		return nil, false
+		return nil, false, nil
 	}
 	key := keyOf(o)
 	v, ok := st.plans.m.Load(key)
 	if !ok {
-		v, _ = st.plans.m.LoadOrStore(key, st.makePlan(o, newEnv(o, vars, missing, off)))
+		env := newEnv(o, vars, missing, off)
+		env.stop = stop
+		p := st.makePlan(o, env)
+		if env.stopped != nil { // no plan is kept that is not whole
+			return nil, false, env.stopped
+		}
+		v, _ = st.plans.m.LoadOrStore(key, p)
 	}
 	p := v.(*plan)
 	if p == nil || p.off != off {
-		return nil, false
+		return nil, false, nil
 	}
 	nodes, ok := p.find(o)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
-	return p.replay(st.memo(), o, nodes, vars, missing), true
+	occ, err := p.replay(st.memo(), o, nodes, vars, missing, stop)
+	return occ, err == nil, err
 }
 
 func newEnv(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) *scalarEnv {
@@ -217,7 +252,7 @@ func (st *Stage) walk(env *scalarEnv) []manifest.Ref {
 	var occ []manifest.Ref
 	prepared := false
 	walkPaths(env.o.Node, make(path, 0, 16), func(n *yaml.Node, key bool, p path) {
-		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
+		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) || env.halt() {
 			return
 		}
 		if !prepared {
