@@ -518,12 +518,17 @@ func judge(o *manifest.Object, refs []manifest.Ref, defined []string, silenced s
 // makes o a deploy-time template, or "".
 func judgeEach(refs []manifest.Ref, defined []string) string {
 	template := ""
+	typos := map[string]string{} // by name: a script names $HOME a thousand times
 	for i := range refs {
 		r := &refs[i]
 		if r.Defined || r.Kept != "" || r.Applied || r.Escaped {
 			continue
 		}
-		typo := Typo(r.Name, defined)
+		typo, ok := typos[r.Name]
+		if !ok {
+			typo = Typo(r.Name, defined)
+			typos[r.Name] = typo
+		}
 		switch {
 		case r.Problem != "": // declared without a value
 		case r.Reader == Kubernetes:
