@@ -54,6 +54,7 @@ FUZZ := \
 	./render/contenthash:FuzzStringDataSum:20 \
 	./inject:FuzzFill:30 \
 	./model/limits:FuzzTextBounds:10 \
+	./model/limits:FuzzBudget:10 \
 	./model/manifest:FuzzEmitter:10 \
 	./lint/crd:FuzzValidate:20 \
 	./lint/fieldcheck:FuzzFastPath:90

@@ -9,6 +9,7 @@
 package action
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -64,6 +65,10 @@ type Options struct {
 	// template directories, must lead (--root, --load-restrictor); nil: the
 	// default root of the file system, checked.
 	Root *loadroot.Root
+	// Context stops the run when it is done (the CLI cancels it on SIGINT
+	// and SIGTERM): reading templates and rendering stop within a file's
+	// document or a stage's object, with context.Cause. nil: never.
+	Context context.Context
 }
 
 // Inputs are a run's model, loaded and checked against the flags: what
@@ -130,6 +135,7 @@ func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 		Profile: in.Profile, Templates: in.Templates, Units: in.Units,
 		Namespace: o.Namespace, CRDs: crds, Strict: o.Strict, Check: check,
 		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, AfterStage: o.AfterStage,
+		Context: o.Context,
 	}
 	if o.Redact {
 		c.Redact = SecretValues(o.Secrets)
@@ -205,7 +211,7 @@ func templatesFor(fsys fs.FS, root *loadroot.Root, p *profiles.Profile, o Option
 	if o.Templates != nil {
 		return o.Templates, nil
 	}
-	t := loader.Templates{FS: fsys, Root: root, Limits: p.Limits, Stdin: o.Stdin}
+	t := loader.Templates{FS: fsys, Root: root, Limits: p.Limits, Stdin: o.Stdin, Context: o.Context}
 	for _, in := range p.Inject {
 		t.Skip = append(t.Skip, in.FragmentPath)
 	}

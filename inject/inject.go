@@ -165,6 +165,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		}
 		reached, changed := false, false
 		for _, o := range s.Objects {
+			if err := s.Stopped(); err != nil {
+				return err
+			}
 			r, err := e.apply(o)
 			if err != nil {
 				errs = filepos.Append(errs, err)

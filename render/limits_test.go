@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -175,5 +176,36 @@ func TestInputBytesAcrossFiles(t *testing.T) {
 	}, "a.yaml", "b.yaml")
 	if !strings.HasPrefix(got, "b.yaml:4:") || !strings.Contains(got, "the templates and fragments are larger than 1000 in all (limits.inputBytes") {
 		t.Fatalf("got %s", got)
+	}
+}
+
+// limits.objects crossed by the objects of the first, a middle or the
+// last template file, in the second tenant's render, with one worker and
+// with several: the error names file k's object past the limit.
+func TestObjectLimitInEveryFile(t *testing.T) {
+	const n = 4
+	files := map[string]string{}
+	var paths []string
+	for i := range n {
+		name := fmt.Sprintf("d%d.yaml", i)
+		files[name] = strings.Replace(splitDeployment, "{name: d}", fmt.Sprintf("{name: d%d}", i), 1)
+		paths = append(paths, name)
+	}
+	for _, k := range []int{0, 1, n - 1} {
+		// Each tenant makes 2n objects (each Deployment split in two
+		// zones); the second tenant's 2k+2nd object is past the limit.
+		files["p.yaml"] = fmt.Sprintf("limits: {objects: %d}\ntenants: {t1: {}, t2: {}}\nzones:\n  z-a: {hostAliases: []}\n  z-b: {hostAliases: []}\nzoneHosts: {strategy: split}\n", 2*n+2*k+1)
+		for _, workers := range []int{1, 2} {
+			e, err := load(mapFS(files), Options{Profile: "p.yaml", Paths: paths})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Workers = workers
+			_, err = e.Each(func(*manifest.Set) error { return nil })
+			want := fmt.Sprintf("d%d.yaml:1:1: the render produces more than %d objects; this one is past the limit (limits.objects; see docs/limits.md) (tenant t2)", k, 2*n+2*k+1)
+			if err == nil || err.Error() != want {
+				t.Errorf("file %d, %d workers: got %v\nwant %s", k, workers, err, want)
+			}
+		}
 	}
 }

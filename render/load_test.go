@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"io"
 	"io/fs"
 
@@ -16,6 +17,8 @@ type Options struct {
 	Once    bool
 	// AfterStage is Config.AfterStage.
 	AfterStage func(stage string, s *manifest.Set)
+	// Context is Config.Context, and the loader's.
+	Context context.Context
 }
 
 // load reads the profile and templates from fsys as the render action
@@ -30,7 +33,7 @@ func load(fsys fs.FS, o Options) (*Engine, error) {
 		return nil, err
 	}
 	p.Limits = p.Limits.OrDefault().Budget()
-	t := loader.Templates{FS: fsys, Root: root, Limits: p.Limits, Stdin: o.Stdin}
+	t := loader.Templates{FS: fsys, Root: root, Limits: p.Limits, Stdin: o.Stdin, Context: o.Context}
 	for _, in := range p.Inject {
 		t.Skip = append(t.Skip, in.FragmentPath)
 	}
@@ -45,5 +48,5 @@ func load(fsys fs.FS, o Options) (*Engine, error) {
 			units = append(units, Unit{Tenant: tn.Name, Vars: p.Vars.Merge(tn.Vars)})
 		}
 	}
-	return New(Config{Profile: p, Templates: tpls, Units: units, Fragments: loader.Fragments(fsys, p), Once: o.Once, AfterStage: o.AfterStage})
+	return New(Config{Profile: p, Templates: tpls, Units: units, Fragments: loader.Fragments(fsys, p), Once: o.Once, AfterStage: o.AfterStage, Context: o.Context})
 }

@@ -44,6 +44,12 @@ func (r *Result) add(notes []filepos.Note) {
 // has its copy.
 func (e *Engine) renderAt(i int) (*manifest.Set, error) {
 	u := e.Units[i]
+	if err := e.stopped(); err != nil {
+		if e.once && i < len(e.Units)-1 {
+			e.copying.Done() // the last unit waits for no copy this unit will not make
+		}
+		return nil, err
+	}
 	take := e.once && i == len(e.Units)-1
 	if take {
 		e.copying.Wait()
@@ -58,6 +64,9 @@ func (e *Engine) renderAt(i int) (*manifest.Set, error) {
 	}
 	return s, nil
 }
+
+// stopped is why the run must stop (its Context is done), or nil.
+func (e *Engine) stopped() error { return (&manifest.Set{Context: e.ctx}).Stopped() }
 
 // Map renders the units in parallel, turns each set into a T on the same
 // goroutine (so that encoding is parallel too), and hands those to emit in

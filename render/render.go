@@ -7,6 +7,7 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -77,6 +78,11 @@ type Config struct {
 	// (manifest.CheckPositions). Units render at once: it must be safe for
 	// concurrent use.
 	AfterStage func(stage string, s *manifest.Set)
+	// Context stops the render when it is done (the CLI cancels it on
+	// SIGINT and SIGTERM): no unit starts after it, and every stage stops
+	// between objects and in its long loops (manifest.Set.Stopped). The
+	// error is context.Cause. nil: never.
+	Context context.Context
 }
 
 // Engine holds everything parsed once per run.
@@ -98,6 +104,7 @@ type Engine struct {
 	afterStage                   func(stage string, s *manifest.Set)
 	copying                      sync.WaitGroup // units that have yet to copy the templates (once)
 	spent                        bool           // the last unit took the templates (once)
+	ctx                          context.Context
 }
 
 // Unit is one render of every template: a tenant, or the profile itself.
@@ -116,7 +123,7 @@ func New(c Config) (*Engine, error) {
 	if c.Once {
 		tpls = slices.Clone(tpls) // the last unit releases them from this slice, not the caller's
 	}
-	e := &Engine{Profile: p, Templates: tpls, Units: c.Units, namespace: c.Namespace, limits: lim, secret: secretNames(tpls), once: c.Once, afterStage: c.AfterStage}
+	e := &Engine{Profile: p, Templates: tpls, Units: c.Units, namespace: c.Namespace, limits: lim, secret: secretNames(tpls), once: c.Once, afterStage: c.AfterStage, ctx: c.Context}
 	e.countTemplateNodes()
 	e.setDefaults()
 	if err := e.prepareStages(c); err != nil {
@@ -212,7 +219,7 @@ func (e *Engine) Render(u Unit) (*manifest.Set, error) {
 func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error) {
 	done := sync.OnceFunc(copied)
 	defer done()
-	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Missing: u.Vars.Missing(), Limits: e.limits}
+	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Missing: u.Vars.Missing(), Limits: e.limits, Context: e.ctx}
 	s.Redact = redactor(e.secret, s.Vars)
 	s.Disabled = e.disabled
 	s.Objects = make([]*manifest.Object, len(e.Templates))
@@ -225,6 +232,9 @@ func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error)
 	}
 	done()
 	for _, st := range e.stages {
+		if err := s.Stopped(); err != nil {
+			return nil, err
+		}
 		if err := st.Apply(s); err != nil {
 			return nil, err
 		}
@@ -270,10 +280,14 @@ func (e *Engine) objectLimit(before int, objs []*manifest.Object) error {
 }
 
 // References is what substitution does with each reference of template t
-// (a copy of it) for unit u, given the values vars shows (krender vars).
+// (a copy of it) for unit u, given the values vars shows (krender vars);
+// once Config.Context is done, its cause.
 func (e *Engine) References(u Unit, t *manifest.Object, vars map[string]string) ([]manifest.Ref, error) {
 	if e.spent {
 		return nil, fmt.Errorf("internal error: the engine has rendered once (Config.Once)")
+	}
+	if err := e.stopped(); err != nil {
+		return nil, err
 	}
 	return e.subst.Substitute(t.Clone(), vars, u.Vars.Missing())
 }

@@ -56,6 +56,9 @@ type duplicateKeys struct{}
 func (duplicateKeys) Apply(s *manifest.Set) error {
 	var errs filepos.List
 	for _, o := range s.Objects {
+		if err := s.Stopped(); err != nil {
+			return err
+		}
 		if err := manifest.CheckDuplicateKeys(o.Src, o.Node); err != nil {
 			errs = filepos.Append(errs, err)
 		}

@@ -52,10 +52,12 @@ type RenderResult struct {
 	Diff *output.Diff
 }
 
-// Run renders and writes (or compares); ctx stops a write at its next file
-// (the CLI cancels it on SIGINT and SIGTERM), and what it created is removed.
+// Run renders and writes (or compares); ctx (the CLI cancels it on SIGINT
+// and SIGTERM) stops the reading, every stage and the write within a
+// document or an object, and what the write created is removed.
 func (r *Render) Run(ctx context.Context) (*RenderResult, error) {
 	w := output.Writer{FS: r.OutFS, Context: ctx}
+	r.Options.Context = ctx
 	if err := r.checkOutputFlags(&w); err != nil {
 		return nil, err
 	}

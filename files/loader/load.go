@@ -4,6 +4,7 @@
 package loader
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -50,11 +51,15 @@ type Templates struct {
 	Stdin  io.Reader      // what the path StdinPath reads; nil: StdinPath is a file name
 	Seen   func(int)      // when set, told the bytes of each file before it is parsed
 	Skip   []string       // files passed over in directory walks (the profile's fragments)
+	// Context stops the read before the next file or document when it is
+	// done, with its cause; nil: never.
+	Context context.Context
 }
 
 // LoadTemplates parses every template under paths: files as given, directories
 // walked recursively for *.yaml and *.yml in lexical order. Every file's
-// errors are reported together. Files in skip (the profile's fragments, which
+// errors are reported together, up to the file that takes the run past
+// limits.inputBytes or limits.inputNodes: no file after it is read. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
 func LoadTemplates(fsys fs.FS, paths []string, skip ...string) ([]*manifest.Object, error) {
 	return Templates{FS: fsys, Skip: skip}.Load(paths)
@@ -63,7 +68,8 @@ func LoadTemplates(fsys fs.FS, paths []string, skip ...string) ([]*manifest.Obje
 // Load parses every template under paths as LoadTemplates does, within
 // t's limits and root, with the path StdinPath read from t.Stdin.
 func (t Templates) Load(paths []string) ([]*manifest.Object, error) {
-	return loadFiles(t.FS, t.Root, t.Limits, "template", paths, t.Stdin, t.Seen, t.Skip...)
+	l := &fileLoader{lim: t.Limits, what: "template", stdin: t.Stdin, seen: t.Seen, ctx: t.Context}
+	return l.loadFiles(t.FS, t.Root, paths, t.Skip...)
 }
 
 // LoadManifests reads files and directories of manifests as LoadTemplates
@@ -71,13 +77,14 @@ func (t Templates) Load(paths []string) ([]*manifest.Object, error) {
 // directory must lie within it or root (see loadroot.Root.CheckWalked); a
 // nil root checks nothing.
 func LoadManifests(fsys fs.FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
-	return loadFiles(fsys, root, limits.Limits{}, what, paths, nil, nil)
+	return (&fileLoader{what: what}).loadFiles(fsys, root, paths)
 }
 
 // loadFiles reads paths; StdinPath means stdin when stdin is not nil (only
 // templates can come from there), and is an ordinary file name otherwise.
-func loadFiles(fsys fs.FS, root *loadroot.Root, lim limits.Limits, what string, paths []string, stdin io.Reader, seen func(int), skip ...string) ([]*manifest.Object, error) {
-	l := &fileLoader{lim: lim, what: what, stdin: stdin, seen: seen, maxBytes: lim.OrDefault().FileBytes}
+func (l *fileLoader) loadFiles(fsys fs.FS, root *loadroot.Root, paths []string, skip ...string) ([]*manifest.Object, error) {
+	lim, what, stdin := l.lim, l.what, l.stdin
+	l.maxBytes = lim.OrDefault().FileBytes
 	l.read = userfs.ReadLimited(fsys, l.maxBytes)
 	skipped := map[string]bool{}
 	for _, f := range skip {
@@ -94,9 +101,21 @@ func loadFiles(fsys fs.FS, root *loadroot.Root, lim limits.Limits, what string, 
 			return nil, err
 		}
 		for _, f := range files {
+			if err := l.stopped(); err != nil {
+				return nil, err
+			}
 			o, err := l.load(f, walked)
+			if stop := l.stopped(); stop != nil {
+				return nil, stop
+			}
 			errs = filepos.Append(errs, err)
 			objs = append(objs, o...)
+			if err != nil && lim.Spent() {
+				// The run is past inputBytes or inputNodes: every further
+				// file would be refused too, and reading them is what the
+				// limits spare.
+				return nil, errs.Err()
+			}
 		}
 	}
 	if err := errs.Err(); err != nil {
@@ -113,6 +132,15 @@ type fileLoader struct {
 	seen     func(int)
 	maxBytes int
 	read     func(string) ([]byte, error)
+	ctx      context.Context // nil: never stopped
+}
+
+// stopped is why the read must stop, or nil.
+func (l *fileLoader) stopped() error {
+	if l.ctx == nil || l.ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(l.ctx)
 }
 
 // load parses the objects of file f; walked files that hold no object
@@ -127,7 +155,11 @@ func (l *fileLoader) load(f string, walked bool) ([]*manifest.Object, error) {
 	}
 	src := manifest.NewSource(name, text)
 	src.Limits = l.lim
-	o, err := manifest.Parse(src)
+	ctx := l.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	o, err := manifest.ParseContext(ctx, src)
 	if err != nil {
 		return nil, err
 	}

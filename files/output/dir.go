@@ -78,6 +78,9 @@ func marshalFiles(s *manifest.Set) ([]objectFile, error) {
 	}
 	out := make([]objectFile, 0, len(s.Objects))
 	for i, o := range s.Objects {
+		if err := s.Stopped(); err != nil {
+			return nil, err
+		}
 		b, err := manifest.MarshalObject(o)
 		if err != nil {
 			return nil, err

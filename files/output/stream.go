@@ -27,6 +27,9 @@ func encodeSet(s *manifest.Set, size *atomic.Int64) (encoded, error) {
 	b.Grow(int(size.Load()) + 4096)
 	enc := manifest.NewEncoder(&b)
 	for _, o := range s.Objects {
+		if err := s.Stopped(); err != nil {
+			return encoded{}, err
+		}
 		if err := enc.Encode(o); err != nil {
 			return encoded{}, err
 		}

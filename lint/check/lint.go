@@ -128,6 +128,9 @@ func (l *Linter) Apply(s *manifest.Set) error {
 		return err
 	}
 	for _, r := range rule.All() {
+		if err := s.Stopped(); err != nil {
+			return err
+		}
 		check := checks[r.ID]
 		if l.disabled[r.ID] || check == nil {
 			continue

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
@@ -38,8 +39,35 @@ type Limits struct {
 	spent *budget // what the run has read so far (Budget)
 }
 
-// budget is what a run's files have used of inputBytes and inputNodes.
-type budget struct{ bytes, nodes int }
+// budget is what a run's files have used of inputBytes and inputNodes,
+// safe for files read at once. Each file (each document, for nodes) takes
+// its share in one step and states a crossing of the limit inside that
+// share: the position is always the file's own, whatever other files took
+// before it or beside it.
+type budget struct{ bytes, nodes atomic.Int64 }
+
+// take adds n to a count of the run's and returns where, in the taker's
+// own share of n, the count passes limit: -1 when it does not, 0 when the
+// count was past it already (files read before or beside it took the run
+// there).
+func take(count *atomic.Int64, n, limit int) int {
+	after := int(count.Add(int64(n)))
+	if after <= limit {
+		return -1
+	}
+	return max(0, limit-(after-n))
+}
+
+// Spent reports whether the run's files have taken it past inputBytes or
+// inputNodes: a reader of many files need read no more, as every further
+// file is refused.
+func (l Limits) Spent() bool {
+	if l.spent == nil {
+		return false
+	}
+	l = l.OrDefault()
+	return int(l.spent.bytes.Load()) > l.InputBytes || int(l.spent.nodes.Load()) > l.InputNodes
+}
 
 // File is one input file as the checks read it. The policy knows no
 // document model, so the caller says how a byte offset and a go-yaml error
@@ -195,8 +223,8 @@ func (l Limits) CheckText(src File) (mayExceedNodes bool, err error) {
 		return false, exceeded(src.PosAt(l.FileBytes), "fileBytes", "the file is larger than %s", amount("fileBytes", l.FileBytes))
 	}
 	if l.spent != nil {
-		if l.spent.bytes += len(text); l.spent.bytes > l.InputBytes {
-			return false, exceeded(src.PosAt(len(text)-(l.spent.bytes-l.InputBytes)), "inputBytes",
+		if at := take(&l.spent.bytes, len(text), l.InputBytes); at >= 0 {
+			return false, exceeded(src.PosAt(at), "inputBytes",
 				"the templates and fragments are larger than %s in all", amount("inputBytes", l.InputBytes))
 		}
 	}
@@ -374,9 +402,10 @@ type NodeChecker struct {
 	total  int
 	what   string // "document 3", or the object checked
 	// Decoding counts written nodes against InputNodes; a stage's check
-	// of one object does not.
-	spent   *budget
-	written int
+	// of one object does not. base is what the run had taken when the
+	// document began.
+	spent         *budget
+	base, written int
 }
 
 // NodeChecker checks the documents of a file, each node at the position at
@@ -389,18 +418,57 @@ func (l Limits) NodeChecker(at func(*yaml.Node) filepos.Pos) *NodeChecker {
 // Document checks one document's root (below the document node).
 func (c *NodeChecker) Document(root *yaml.Node, doc int) *filepos.Error {
 	c.total, c.written, c.what = 0, 0, fmt.Sprintf("document %d", doc+1)
-	_, err := c.walk(root, 1)
 	if c.spent != nil {
-		c.spent.nodes += c.written
+		c.base = int(c.spent.nodes.Load())
+	}
+	_, err := c.walk(root, 1)
+	if c.spent == nil {
+		return err
+	}
+	// The document's share is taken once it is counted: documents read
+	// beside it may have taken the run past the limit meanwhile, and then
+	// the node of its own share that crosses it is named.
+	if at := take(&c.spent.nodes, c.written, c.lim.InputNodes); err == nil && at >= 0 {
+		return c.inputNodes(nthNode(root, at))
 	}
 	return err
+}
+
+// inputNodes is the error for the node n of a document that takes the run
+// past limits.inputNodes.
+func (c *NodeChecker) inputNodes(n *yaml.Node) *filepos.Error {
+	return exceeded(c.at(n), "inputNodes", "the templates and fragments hold more than %d nodes in all", c.lim.InputNodes)
+}
+
+// nthNode is the node written k-th (from 0) below root, in the order walk
+// counts them; the last when there are fewer.
+func nthNode(root *yaml.Node, k int) *yaml.Node {
+	found := root
+	var visit func(n *yaml.Node) bool
+	visit = func(n *yaml.Node) bool {
+		if found = n; k == 0 {
+			return true
+		}
+		k--
+		if n.Kind == yaml.AliasNode {
+			return false
+		}
+		for _, ch := range n.Content {
+			if visit(ch) {
+				return true
+			}
+		}
+		return false
+	}
+	visit(root)
+	return found
 }
 
 // walk returns the nodes n stands for, capped just past the limit so that
 // nothing overflows.
 func (c *NodeChecker) walk(n *yaml.Node, depth int) (int, *filepos.Error) {
-	if c.written++; c.spent != nil && c.spent.nodes+c.written > c.lim.InputNodes {
-		return 0, exceeded(c.at(n), "inputNodes", "the templates and fragments hold more than %d nodes in all", c.lim.InputNodes)
+	if c.written++; c.spent != nil && c.base+c.written > c.lim.InputNodes {
+		return 0, c.inputNodes(n)
 	}
 	if n.Kind == yaml.AliasNode {
 		size, ok := c.byNode[n.Alias]

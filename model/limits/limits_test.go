@@ -3,6 +3,7 @@ package limits
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -120,4 +121,73 @@ func FuzzTextBounds(f *testing.F) {
 func checkTextErr(src File, l Limits) (bool, error) {
 	l.Documents = max(l.Documents, 0)
 	return l.CheckText(src)
+}
+
+// FuzzBudget reads a text cut into three files with one run's budget, as a
+// reader of templates does: whatever the files and limits, every error is
+// at a place in the file it names (a run-wide limit once took positions
+// from the run's count, out of the file: index out of range [-1]), and the
+// file that takes the run past inputBytes is refused at the byte where it
+// does, the files after it at their first byte.
+func FuzzBudget(f *testing.F) {
+	deploy := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\nspec:\n  replicas: 2\n"
+	two := deploy + "---\n" + deploy
+	f.Add([]byte(two+two), uint16(len(two)), uint16(2*len(two)), uint16(len(two)+len(two)/2), uint16(1000))
+	f.Add([]byte(two+two+two), uint16(len(two)), uint16(2*len(two)), uint16(2*len(two)), uint16(20))
+	f.Add([]byte("a: [1, 2, 3]\n---\nb: &x {c: d}\ne: *x\n"), uint16(13), uint16(20), uint16(5), uint16(3))
+	f.Fuzz(func(t *testing.T, text []byte, cut1, cut2, inBytes, inNodes uint16) {
+		if len(text) > 4096 {
+			return
+		}
+		c1 := min(int(cut1), len(text))
+		c2 := max(c1, min(int(cut2), len(text)))
+		lim := Limits{InputBytes: max(1, int(inBytes)), InputNodes: max(1, int(inNodes))}.Budget()
+		before := 0
+		for i, part := range [][]byte{text[:c1], text[c1:c2], text[c2:]} {
+			name := fmt.Sprintf("f%d.yaml", i)
+			err := readBudgeted(lim, testFile(name, part))
+			var fe *filepos.Error
+			if err != nil && errors.As(err, &fe) && fe.Pos.File != name {
+				t.Fatalf("file %d: %v names another file", i, err)
+			}
+			if err != nil && fe != nil && fe.Pos.Line > bytes.Count(part, []byte("\n"))+1 {
+				t.Fatalf("file %d: %v is past the file's end", i, err)
+			}
+			crossing := before <= lim.InputBytes && before+len(part) > lim.InputBytes
+			if wantAt := lim.InputBytes - before; crossing && (fe == nil || fe.Pos != testFile(name, part).PosAt(wantAt)) {
+				t.Fatalf("file %d takes the run past %d bytes at its byte %d; got %v", i, lim.InputBytes, wantAt, err)
+			}
+			if before > lim.InputBytes && (fe == nil || fe.Pos.Line != 1 || fe.Pos.Col != 1) {
+				t.Fatalf("file %d, read after the run passed %d bytes: got %v, want the limit at its start", i, lim.InputBytes, err)
+			}
+			before += len(part)
+		}
+	})
+}
+
+// readBudgeted checks one file as a decoder does, within lim's budget.
+func readBudgeted(lim Limits, src File) error {
+	c, err := lim.Decoding(src, true)
+	if err != nil {
+		return err
+	}
+	aliases, err := aliasdata.New(aliasdata.WithStream(true))
+	if err != nil {
+		return err
+	}
+	ld, err := yaml.NewLoader(bytes.NewReader(yqlibLeading(src.Text)), yaml.WithPlugin(aliases))
+	if err != nil {
+		return nil // the parser's to report
+	}
+	for doc := 0; ; doc++ {
+		var n yaml.Node
+		if err := ld.Load(&n); err != nil {
+			return nil // the end, or the parser's to report
+		}
+		for _, root := range n.Content {
+			if err := c.Document(root, doc); err != nil {
+				return err
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"strings"
@@ -17,10 +18,14 @@ import (
 // which keeps krender's output byte-compatible with the pipelines it replaces.
 // Empty documents (a trailing `---`) are no objects, but yq prints them, so
 // they travel as text on the object next to them.
-func Parse(src *Source) ([]*Object, error) {
+func Parse(src *Source) ([]*Object, error) { return ParseContext(context.Background(), src) }
+
+// ParseContext is Parse, stopped before the next document once ctx is
+// done, with its cause: a file of 8 MiB takes seconds to parse.
+func ParseContext(ctx context.Context, src *Source) ([]*Object, error) {
 	var objs []*Object
 	before := "" // empty documents before the first object, as leading content
-	err := decode(src, yqlib.NewDefaultYamlPreferences(), func(doc int, n *yaml.Node, leading string) error {
+	err := decode(ctx, src, yqlib.NewDefaultYamlPreferences(), func(doc int, n *yaml.Node, leading string) error {
 		if isEmptyDoc(n) {
 			if len(objs) > 0 {
 				objs[len(objs)-1].Trailer += emptyDocText(n, leading)
@@ -51,7 +56,7 @@ func Parse(src *Source) ([]*Object, error) {
 // prefs chooses how yqlib attaches leading comments (its load() differs from
 // its command line).
 func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
-	return decode(src, prefs, func(doc int, n *yaml.Node, leading string) error {
+	return decode(context.Background(), src, prefs, func(doc int, n *yaml.Node, leading string) error {
 		if isEmptyDoc(n) {
 			return nil
 		}
@@ -59,9 +64,11 @@ func Decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.No
 	})
 }
 
-// decode is Decode with the empty documents included. Every document is held
-// to the limits before the stages see it.
-func decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
+// decode is Decode with the empty documents included, stopped before a
+// document when ctx is done. Every document is held to the
+// limits before the stages see it.
+func decode(ctx context.Context, src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.Node, leading string) error) error {
+	stop := &Set{Context: ctx}
 	check, err := src.Limits.Decoding(src.LimitsFile(), prefs.LeadingContentPreProcessing)
 	if err != nil {
 		return err
@@ -71,6 +78,9 @@ func decode(src *Source, prefs yqlib.YamlPreferences, f func(doc int, n *yaml.No
 		return filepos.Errorf(filepos.Pos{File: src.Path}, "%v", err)
 	}
 	for doc := 0; ; doc++ {
+		if err := stop.Stopped(); err != nil {
+			return err
+		}
 		cn, err := dec.Decode()
 		if errors.Is(err, io.EOF) {
 			return nil

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -66,5 +67,34 @@ func TestCheckPositionsCatchesUnplacedNodes(t *testing.T) {
 	}
 	if got := o.Clone(); CheckPositions(&Set{Objects: []*Object{got}}, "clone") != nil || got.MadeBy(Value(Value(got.Node, "spec"), "y")) != "stage" {
 		t.Fatal("a clone lost the marks")
+	}
+}
+
+// Positions of many texts on one long line, counted on from one to the
+// next, are those PosAt gives each from the line's start; a text on a
+// later line starts the count again.
+func TestTextPositionsAlongALine(t *testing.T) {
+	var b strings.Builder
+	var texts []string
+	b.WriteString("k: \"")
+	for i := range 300 {
+		fmt.Fprintf(&b, "é%s $V%d ", strings.Repeat("ü", i%7), i)
+		texts = append(texts, fmt.Sprintf("$V%d", i))
+	}
+	b.WriteString("\"\nk2: |\n  $W é $W\n")
+	texts = append(texts, "$W", "$W")
+	src := NewSource("x.yaml", []byte(b.String()))
+	var root yaml.Node
+	if err := yaml.Unmarshal(src.Text, &root); err != nil {
+		t.Fatal(err)
+	}
+	got := src.TextPositions(root.Content[0].Content[1], texts)
+	from := 0
+	for i, text := range texts {
+		k := strings.Index(string(src.Text[from:]), text)
+		if want := src.PosAt(from + k); got[i] != want {
+			t.Fatalf("%s (the %d-th): %v, want %v", text, i, got[i], want)
+		}
+		from += k + len(text)
 	}
 }

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"context"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -29,6 +30,23 @@ type Set struct {
 	Redact func(string) string
 	// Disabled are the rules the profile's check.disable silences.
 	Disabled map[string]bool
+	// Context is the run's (nil: never done). A stage asks Stopped between
+	// objects and in its long loops, and returns what it says at once.
+	Context context.Context
+}
+
+// Stopped is why the unit must stop, the cause of its done Context, or
+// nil while it may go on; it costs a few nanoseconds.
+func (s *Set) Stopped() error {
+	if s.Context == nil {
+		return nil
+	}
+	select {
+	case <-s.Context.Done():
+		return context.Cause(s.Context)
+	default:
+		return nil
+	}
 }
 
 // Ref is one `$NAME`/`${NAME}` in a template and what substitution did with it.

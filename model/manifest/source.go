@@ -64,6 +64,7 @@ func (s *Source) PosAt(off int) filepos.Pos {
 func (s *Source) TextPositions(n *yaml.Node, texts []string) []filepos.Pos {
 	out := make([]filepos.Pos, len(texts))
 	from := s.Offset(n.Line, n.Column)
+	last, lastOff := filepos.Pos{}, -1
 	for i, text := range texts {
 		out[i] = filepos.Pos{File: s.Path, Line: n.Line, Col: n.Column}
 		if from < 0 {
@@ -74,10 +75,22 @@ func (s *Source) TextPositions(n *yaml.Node, texts []string) []filepos.Pos {
 			from = -1
 			continue
 		}
-		out[i] = s.PosAt(from + k)
+		out[i] = s.posAfter(last, lastOff, from+k)
+		last, lastOff = out[i], from+k
 		from += k + len(text)
 	}
 	return out
+}
+
+// posAfter is PosAt(off), counted on from prev, the position of offset
+// prevOff, when off is further on prev's line: the texts of a long line
+// then cost one count of its characters in all, not one each from the
+// line's start.
+func (s *Source) posAfter(prev filepos.Pos, prevOff, off int) filepos.Pos {
+	if prevOff < 0 || off < prevOff || prev.Line < len(s.lineStarts) && s.lineStarts[prev.Line] <= off {
+		return s.PosAt(off)
+	}
+	return filepos.Pos{File: s.Path, Line: prev.Line, Col: prev.Col + utf8.RuneCount(s.Text[prevOff:off])}
 }
 
 // PlainTag is the tag a plain scalar written as v resolves to: what a value

@@ -136,6 +136,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	var renamed map[key]*target
 	var errs filepos.List
 	for _, o := range s.Objects {
+		if err := s.Stopped(); err != nil {
+			return err
+		}
 		t, k, err := st.hashObject(s, o, consumed)
 		if err != nil {
 			errs = append(errs, err)
@@ -165,6 +168,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 	}
 	start := 0
 	for i, o := range s.Objects {
+		if err := s.Stopped(); err != nil {
+			return err
+		}
 		st.rewrite(s, o, found[start:ends[i]], index, byName)
 		start = ends[i]
 	}

@@ -85,10 +85,10 @@ func hasAny(m *yaml.Node, keys []string) bool {
 	return false
 }
 
-// of says why the program reading s owns r's name, or "".
-func (ev *objectEvidence) of(s string, r shellformat.Ref, n *yaml.Node, assigned map[string]bool) string {
+// of says why the program reading scalar c owns r's name, or "".
+func (ev *objectEvidence) of(c *scalarContext, r shellformat.Ref, assigned map[string]bool) string {
 	switch {
-	case inGoAction(s, r.Start):
+	case c.inGoAction(r.Start):
 		return EvidenceGoTemplate
 	case assigned[r.Name]:
 		return EvidenceAssigned
@@ -98,7 +98,7 @@ func (ev *objectEvidence) of(s string, r shellformat.Ref, n *yaml.Node, assigned
 	}
 	for _, e := range ev.declared[r.Name] {
 		switch {
-		case within(e, n):
+		case c.within(e):
 		case ev.env[e]:
 			return EvidenceEnv
 		default:
@@ -108,20 +108,72 @@ func (ev *objectEvidence) of(s string, r shellformat.Ref, n *yaml.Node, assigned
 	return ""
 }
 
-// within reports whether n is e or below it.
-func within(e, n *yaml.Node) bool {
-	found := false
-	manifest.Walk(e, func(c *yaml.Node) { found = found || c == n })
-	return found
+// scalarContext is what evidence asks of one scalar for each of its
+// references: whether an offset is inside a Go template action, and
+// whether the scalar lies within a list entry. A scalar's references come
+// in order, so one forward pass over its value answers them all: the
+// analysis is linear in the value, however many references it holds (it
+// was once a scan from the value's start for every reference).
+type scalarContext struct {
+	s string
+	n *yaml.Node
+	// asked is the last offset asked; below scanned, the last `{{` and
+	// `}}` that start there are lastOpen and lastClose (-1: none).
+	asked, scanned      int
+	lastOpen, lastClose int
+	// nextClose is the first `}}` at or after a former offset asked: -1
+	// none, -2 not looked for yet.
+	nextClose int
+	entries   map[*yaml.Node]bool // within, by entry
 }
 
-// inGoAction reports whether offset i of s is inside a `{{ … }}` action.
-func inGoAction(s string, i int) bool {
-	open := strings.LastIndex(s[:i], "{{")
-	if open < 0 || strings.LastIndex(s[:i], "}}") > open {
+func newScalarContext(n *yaml.Node) *scalarContext {
+	return &scalarContext{s: n.Value, n: n, lastOpen: -1, lastClose: -1, nextClose: -2}
+}
+
+// inGoAction reports whether offset i of the value is inside a `{{ … }}`
+// action: after a `{{` with no `}}` since, and before a `}}`. Offsets asked
+// in increasing order cost one pass over the value in all; an earlier one
+// starts the pass again.
+func (c *scalarContext) inGoAction(i int) bool {
+	if i < c.asked {
+		*c = scalarContext{s: c.s, n: c.n, lastOpen: -1, lastClose: -1, nextClose: -2, entries: c.entries}
+	}
+	c.asked = i
+	for ; c.scanned+2 <= i; c.scanned++ {
+		switch c.s[c.scanned : c.scanned+2] {
+		case "{{":
+			c.lastOpen = c.scanned
+		case "}}":
+			c.lastClose = c.scanned
+		}
+	}
+	if c.lastOpen < 0 || c.lastClose > c.lastOpen {
 		return false
 	}
-	return strings.Contains(s[i:], "}}")
+	if c.nextClose == -2 || c.nextClose >= 0 && c.nextClose < i {
+		if k := strings.Index(c.s[i:], "}}"); k >= 0 {
+			c.nextClose = i + k
+		} else {
+			c.nextClose = -1
+		}
+	}
+	return c.nextClose >= 0
+}
+
+// within reports whether the scalar is e or below it, walking each entry
+// once for all the scalar's references.
+func (c *scalarContext) within(e *yaml.Node) bool {
+	if in, ok := c.entries[e]; ok {
+		return in
+	}
+	if c.entries == nil {
+		c.entries = map[*yaml.Node]bool{}
+	}
+	found := false
+	manifest.Walk(e, func(x *yaml.Node) { found = found || x == c.n })
+	c.entries[e] = found
+	return found
 }
 
 // shellNames are compiled on first use: start-up pays for every expression
@@ -143,21 +195,43 @@ func assignedNames(s string) map[string]bool {
 	}
 	re := shellNames()
 	out := map[string]bool{}
-	for _, m := range re.assignment.FindAllStringSubmatch(s, -1) {
-		out[m[1]] = true
-	}
-	for _, m := range re.forLoop.FindAllStringSubmatch(s, -1) {
-		out[m[1]] = true
-	}
-	for _, m := range re.declaration.FindAllStringSubmatch(s, -1) {
-		for _, w := range strings.Fields(m[1]) {
-			name, _, _ := strings.Cut(w, "=")
-			if !strings.HasPrefix(w, "-") && isName(name) {
-				out[name] = true
+	// Line by line: no match spans a line break (one may start at one,
+	// as at the start of the text), and a short line costs the expressions
+	// far less than a long value does.
+	for line := range strings.Lines(s) {
+		if strings.IndexByte(line, '=') >= 0 {
+			for _, m := range re.assignment.FindAllStringSubmatch(line, -1) {
+				out[m[1]] = true
+			}
+		}
+		if strings.Contains(line, "for") {
+			for _, m := range re.forLoop.FindAllStringSubmatch(line, -1) {
+				out[m[1]] = true
+			}
+		}
+		if declares(line) {
+			for _, m := range re.declaration.FindAllStringSubmatch(line, -1) {
+				for _, w := range strings.Fields(m[1]) {
+					name, _, _ := strings.Cut(w, "=")
+					if !strings.HasPrefix(w, "-") && isName(name) {
+						out[name] = true
+					}
+				}
 			}
 		}
 	}
 	return out
+}
+
+// declares reports whether line holds a word the declaration expression
+// starts with.
+func declares(line string) bool {
+	for _, w := range []string{"export", "local", "read", "declare", "typeset"} {
+		if strings.Contains(line, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func isName(s string) bool {

@@ -69,15 +69,19 @@ func (p *plan) find(o *manifest.Object) ([]*yaml.Node, bool) {
 	return nodes, true
 }
 
-// replay substitutes o, a fresh copy of p's template, with the unit's values.
-func (p *plan) replay(m *memos, o *manifest.Object, nodes []*yaml.Node, vars map[string]string, missing map[string]filepos.Pos) []manifest.Ref {
-	env := &scalarEnv{o: o, vars: vars, missing: missing, off: p.off, kept: p.kept}
+// replay substitutes o, a fresh copy of p's template, with the unit's
+// values; it stops before a scalar when stop (nil: never) says so.
+func (p *plan) replay(m *memos, o *manifest.Object, nodes []*yaml.Node, vars map[string]string, missing map[string]filepos.Pos, stop func() error) ([]manifest.Ref, error) {
+	env := &scalarEnv{o: o, vars: vars, missing: missing, off: p.off, kept: p.kept, stop: stop}
 	total := 0
 	for _, s := range p.scalars {
 		total += len(s.base)
 	}
 	occ := make([]manifest.Ref, 0, total)
 	for i, s := range p.scalars {
+		if env.halt() {
+			return nil, env.stopped
+		}
 		n := nodes[i]
 		values := make([]string, len(s.refs))
 		replace := make([]bool, len(s.refs))
@@ -91,7 +95,7 @@ func (p *plan) replay(m *memos, o *manifest.Object, nodes []*yaml.Node, vars map
 			m.replaceRefs(n, s.refs, values, replace, s.key)
 		}
 	}
-	return occ
+	return occ, nil
 }
 
 // makePlan works out o's plan, before any substitution in o; nil when o's
@@ -103,7 +107,7 @@ func (st *Stage) makePlan(o *manifest.Object, env *scalarEnv) *plan {
 	var nodes []*yaml.Node
 	prepared, ok := false, true
 	walkPaths(o.Node, make(path, 0, 16), func(n *yaml.Node, key bool, pa path) {
-		if !ok || strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
+		if !ok || strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) || env.halt() {
 			return
 		}
 		if key || entryName(pa) {

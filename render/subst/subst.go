@@ -105,7 +105,10 @@ func (st *Stage) AddCRDs(objs []*manifest.Object) {
 func (st *Stage) Apply(s *manifest.Set) error {
 	var errs filepos.List
 	for _, o := range s.Objects {
-		refs, err := st.Substitute(o, s.Vars, s.Missing)
+		refs, err := st.substitute(s.Stopped, o, s.Vars, s.Missing)
+		if stop := s.Stopped(); stop != nil {
+			return stop
+		}
 		if err != nil {
 			errs = filepos.Append(errs, err)
 			continue
@@ -154,6 +157,18 @@ type scalarEnv struct {
 	shell    map[*yaml.Node]workload.ShellKind
 	reader   objectReader
 	evidence *objectEvidence
+	// stop says when to stop (the unit's Set.Stopped; nil: never), asked
+	// before each scalar; stopped is what it said.
+	stop    func() error
+	stopped error
+}
+
+// halt reports whether the work on env's object must stop, asking stop.
+func (env *scalarEnv) halt() bool {
+	if env.stopped == nil && env.stop != nil {
+		env.stopped = env.stop()
+	}
+	return env.stopped != nil
 }
 
 // Substitute replaces the whitelisted references in every scalar of o, keys
@@ -161,13 +176,26 @@ type scalarEnv struct {
 // the document's structure. It returns every reference it saw, each with
 // its reader; judge gives them verdicts.
 func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos) ([]manifest.Ref, error) {
+	return st.substitute(nil, o, vars, missing)
+}
+
+// substitute is Substitute, stopped before any scalar when stop (nil:
+// never) says so, with what it says.
+func (st *Stage) substitute(stop func() error, o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos) ([]manifest.Ref, error) {
 	off, err := optOut(o)
 	if err != nil {
 		return nil, err
 	}
-	occ, planned := st.fromPlan(o, vars, missing, off)
+	occ, planned, err := st.fromPlan(stop, o, vars, missing, off)
+	if err != nil {
+		return nil, err
+	}
 	if !planned {
-		occ = st.walk(newEnv(o, vars, missing, off))
+		env := newEnv(o, vars, missing, off)
+		env.stop = stop
+		if occ = st.walk(env); env.stopped != nil {
+			return nil, env.stopped
+		}
 	}
 	var names []string // for did-you-mean: built only when a name is undefined
 	for _, r := range occ {
@@ -183,24 +211,31 @@ func (st *Stage) Substitute(o *manifest.Object, vars map[string]string, missing 
 // fromPlan substitutes o through its template's plan, made on first use;
 // false when o has none (a template whose references may depend on the
 // unit's values, or an object that is no fresh copy of its template).
-func (st *Stage) fromPlan(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) ([]manifest.Ref, bool) {
+func (st *Stage) fromPlan(stop func() error, o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) ([]manifest.Ref, bool, error) {
 	if o.Node == nil || o.Node.Line == 0 { // made, not parsed: no template to share a plan with
-		return nil, false
+		return nil, false, nil
 	}
 	key := keyOf(o)
 	v, ok := st.plans.m.Load(key)
 	if !ok {
-		v, _ = st.plans.m.LoadOrStore(key, st.makePlan(o, newEnv(o, vars, missing, off)))
+		env := newEnv(o, vars, missing, off)
+		env.stop = stop
+		p := st.makePlan(o, env)
+		if env.stopped != nil { // no plan is kept that is not whole
+			return nil, false, env.stopped
+		}
+		v, _ = st.plans.m.LoadOrStore(key, p)
 	}
 	p := v.(*plan)
 	if p == nil || p.off != off {
-		return nil, false
+		return nil, false, nil
 	}
 	nodes, ok := p.find(o)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
-	return p.replay(st.memo(), o, nodes, vars, missing), true
+	occ, err := p.replay(st.memo(), o, nodes, vars, missing, stop)
+	return occ, err == nil, err
 }
 
 func newEnv(o *manifest.Object, vars map[string]string, missing map[string]filepos.Pos, off string) *scalarEnv {
@@ -219,7 +254,7 @@ func (st *Stage) walk(env *scalarEnv) []manifest.Ref {
 	var occ []manifest.Ref
 	prepared := false
 	walkPaths(env.o.Node, make(path, 0, 16), func(n *yaml.Node, key bool, p path) {
-		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) {
+		if strings.IndexByte(n.Value, '$') < 0 || (key && manifest.StrategicMergeDirective(n.Value)) || env.halt() {
 			return
 		}
 		if !prepared {
@@ -285,8 +320,9 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 		return planned{}, false
 	}
 	var assigned map[string]bool
+	var context *scalarContext
 	if reader == Program || reader == Unknown {
-		assigned = st.memo().assignedIn.get(n.Value)
+		assigned, context = st.memo().assignedIn.get(n.Value), newScalarContext(n)
 		if env.evidence == nil {
 			env.evidence = collectEvidence(env.o.Node)
 		}
@@ -302,7 +338,7 @@ func (st *Stage) analyse(env *scalarEnv, n *yaml.Node, key bool, p path) (planne
 		ref := manifest.Ref{Pos: pos[i], Text: texts[i], Name: r.Name, Reader: reader, Runtime: runtime,
 			Field: field, Op: r.Op, Word: r.Word, Escaped: r.Escape, AfterDollar: r.AfterDollar}
 		if !r.Escape && (reader == Program || reader == Unknown) {
-			ref.Evidence = env.evidence.of(n.Value, r, n, assigned)
+			ref.Evidence = env.evidence.of(context, r, assigned)
 			if ref.Evidence != "" && reader == Unknown {
 				ref.Reader, ref.Runtime = Program, ref.Evidence
 			}
@@ -514,12 +550,17 @@ func judge(o *manifest.Object, refs []manifest.Ref, defined []string, silenced s
 // makes o a deploy-time template, or "".
 func judgeEach(refs []manifest.Ref, defined []string) string {
 	template := ""
+	typos := map[string]string{} // by name: a script names $HOME a thousand times
 	for i := range refs {
 		r := &refs[i]
 		if r.Defined || r.Kept != "" || r.Applied || r.Escaped {
 			continue
 		}
-		typo := Typo(r.Name, defined)
+		typo, ok := typos[r.Name]
+		if !ok {
+			typo = Typo(r.Name, defined)
+			typos[r.Name] = typo
+		}
 		switch {
 		case r.Problem != "": // declared without a value
 		case r.Reader == Kubernetes:

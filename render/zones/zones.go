@@ -89,6 +89,9 @@ func (r *applyRun) workloads() error {
 	c, s := r.c, r.s
 	var errs filepos.List
 	for _, o := range s.Objects {
+		if err := s.Stopped(); err != nil {
+			return err
+		}
 		spec := workload.PodSpec(o)
 		if spec == nil || c.exclude[o.Name()] {
 			continue

@@ -36,8 +36,10 @@ func checkCmd(h *host) *cobra.Command {
 			}
 			k.Paths, k.Stdin = args, h.stdin
 			k.Config = check.Config{Verbose: h.verbose > 0, CRDs: k.CRDs, Validator: h.validator}
+			ctx, stop := h.interruptible()
+			k.Context = ctx
 			fs, err := k.Run()
-			if h.needsValidator(err) {
+			if err = stop(err); h.needsValidator(err) {
 				return h.delegate()
 			}
 			if err != nil {

@@ -31,13 +31,15 @@ func (i interrupted) status() int {
 }
 
 // interruptible is h's context, cancelled with an interrupted cause on
-// SIGINT or SIGTERM while a command that writes runs: killed outright, it
-// would leave its temporary directory (-o DIR) or spool behind. The writer
-// stops at its next file and removes them. stop ends the watch and turns
-// the command's error into the interruption when a signal came, even one
-// that came after the work was done. Further signals are ignored until
-// stop, so as not to cut the clean-up short: the writer stops at its next
-// file, once the units already rendering are done.
+// SIGINT or SIGTERM while a command that renders runs (render, check,
+// vars): killed outright, render would leave its temporary directory
+// (-o DIR) or spool behind. The reading stops before its next document,
+// every stage before its next object (substitution before its next
+// scalar), and the writer before its next object; the writer removes what
+// it created. stop ends the watch and turns the command's error into the
+// interruption when a signal came, even one that came after the work was
+// done. Further signals are ignored until stop, so as not to cut the
+// clean-up short.
 func (h *host) interruptible() (context.Context, func(error) error) {
 	parent := h.ctx
 	if parent == nil {

@@ -147,6 +147,8 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"render", "-p", "p.yaml", "a.yaml"},
 		{"render", "-p", "p.yaml", "-o", "out", "a.yaml"},
 		{"render", "-p", "p.yaml", "--check", "out", "a.yaml"},
+		{"check", "-p", "p.yaml", "a.yaml"},
+		{"vars", "-p", "p.yaml", "a.yaml"},
 	} {
 		var stdout, stderr bytes.Buffer
 		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)
@@ -159,5 +161,84 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		if ents, _ := os.ReadDir(dir); len(ents) != 2 {
 			t.Errorf("%v: the directory holds %d entries, want the 2 inputs", args, len(ents))
 		}
+	}
+}
+
+// cpuTime is the CPU time process pid has used, from /proc.
+func cpuTime(t *testing.T, pid int) (time.Duration, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])) // after the command's name
+	if len(f) < 13 {
+		t.Fatalf("/proc/%d/stat: %q", pid, b)
+	}
+	var user, sys int64
+	fmt.Sscan(f[11], &user)
+	fmt.Sscan(f[12], &sys)
+	return time.Duration(user+sys) * time.Second / 100, true // USER_HZ
+}
+
+// TestSignalMidRender: render, check and vars, sent SIGINT or SIGTERM
+// while they read and render 1,000 tenants of 20 scripts of 90 KB (minutes
+// of work), stop: exit 130 or 143, the one line on stderr, nothing on
+// stdout. The signal goes once krender has used half a second of CPU, so
+// it lands in the work, whatever the machine; the only time bound is a
+// guard against a hang.
+func TestSignalMidRender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: -short: runs the krender binary")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("SKIP: no /proc to read krender's CPU time from")
+	}
+	bin := testtool.Krender(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("vars: {V: one}\nhash: {mode: \"off\"}\ntenants:\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "  t%d: {vars: {V: v%d}}\n", i, i)
+	}
+	var tpl strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&tpl, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s-%d\ndata:\n  run.sh: |\n", i)
+		for k := range 1000 {
+			fmt.Fprintf(&tpl, "    echo %d $HOME ${V} %s\n", k, strings.Repeat("x", 60))
+		}
+	}
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": b.String(), "s.yaml": tpl.String(), "tmp/.keep": ""})
+	const guard = time.Minute
+	for _, c := range []struct {
+		cmd  string
+		sig  syscall.Signal
+		code int
+		name string
+	}{{"render", syscall.SIGINT, 130, "SIGINT"}, {"check", syscall.SIGTERM, 143, "SIGTERM"}, {"vars", syscall.SIGINT, 130, "SIGINT"}} {
+		cmd := exec.Command(bin, c.cmd, "-p", "p.yaml", "s.yaml")
+		var stdout, stderr bytes.Buffer
+		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &stdout, &stderr
+		cmd.Env = append(os.Environ(), "TMPDIR="+filepath.Join(dir, "tmp"))
+		done := startUntil(t, cmd, func() bool {
+			used, ok := cpuTime(t, cmd.Process.Pid)
+			return ok && used >= 500*time.Millisecond
+		})
+		if err := cmd.Process.Signal(c.sig); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(guard):
+			cmd.Process.Kill()
+			t.Fatalf("%s: still running %v after %s", c.cmd, guard, c.name)
+		}
+		code := exitCode(t, err)
+		if want := "krender: interrupted by " + c.name + "\n"; code != c.code || stdout.Len() != 0 || stderr.String() != want {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q; want exit %d, no stdout, stderr %q", c.cmd, code, stdout.Len(), stderr.String(), c.code, want)
+		}
+	}
+	if left, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(left) != 1 {
+		t.Errorf("%d entries left in TMPDIR, want .keep alone", len(left))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/krender/krender/internal/testing/ordinary"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/model/limits"
+	"github.com/krender/krender/model/manifest"
 )
 
 // maxRSS is the peak resident memory the default limits allow an ordinary
@@ -167,5 +168,35 @@ func writeFile(t *testing.T, path string, text []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Two files of ordinary Deployments, each under limits.fileBytes and
+// together over limits.inputBytes (the shape that ended in "index out of
+// range [-1]"): render, check and vars refuse them with the one error of
+// the limit, in the first file, where the run crosses it.
+func TestInputBytesAcrossLargeFiles(t *testing.T) {
+	d := limits.Defaults()
+	dir := t.TempDir()
+	size := d.InputBytes + (d.FileBytes-d.InputBytes)/2 // 7 MiB: under fileBytes, two over inputBytes
+	var first []byte
+	for i, name := range []string{"a.yaml", "b.yaml"} {
+		text, _ := ordinary.Fill(size, i*100_000, ordinary.Deployment)
+		if len(text) > d.FileBytes || 2*len(text) <= d.InputBytes {
+			t.Fatalf("%d bytes: not the case", len(text))
+		}
+		writeFile(t, filepath.Join(dir, name), text)
+		if first == nil {
+			first = text
+		}
+	}
+	writeFile(t, filepath.Join(dir, "p.yaml"), []byte("vars: {}\n"))
+	at := manifest.NewSource("a.yaml", first).PosAt(d.InputBytes)
+	want := at.String() + ": the templates and fragments are larger than 6 MiB in all (limits.inputBytes; see docs/limits.md)\n"
+	for _, cmd := range []string{"render", "check", "vars"} {
+		out, errs, code := runIn(t, dir, cmd, "-p", "p.yaml", "a.yaml", "b.yaml")
+		if code != 2 || out != "" || errs != want {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q; want exit 2, no stdout, stderr %q", cmd, code, len(out), errs, want)
+		}
 	}
 }

@@ -18,8 +18,10 @@ func varsCmd(h *host) *cobra.Command {
 		Short: "List every variable reference and whether krender substitutes it or leaves it for run time",
 		Example: `  krender vars -p profiles/prod.yaml templates/
   krender vars -p profiles/dev.yaml -t tenant-a templates/billing-api`,
-		RunE: func(c *cobra.Command, args []string) error {
-			v.Paths, v.Stdin = args, h.stdin
+		RunE: func(c *cobra.Command, args []string) (err error) {
+			ctx, stop := h.interruptible()
+			defer func() { err = stop(err) }()
+			v.Paths, v.Stdin, v.Context = args, h.stdin, ctx
 			rows, err := v.Run()
 			if err != nil {
 				return err
