@@ -213,22 +213,35 @@ func appendOwner(l []Owner, o Owner) []Owner {
 // Decide plans one object (a retry after a conflict plans it again with
 // the same index).
 func (x *Index) Decide(h *Hashed) Decision {
-	d := Decision{Object: h}
 	if pins := x.pinnedBy(h.Target); len(pins) > 0 {
-		d.Pinned = true
-		for _, o := range h.Owners {
-			if h.managed(o.UID) {
-				d.Removed = append(d.Removed, o)
-			}
-		}
-		sortOwners(d.Removed)
-		d.Action = Unchanged
-		if len(d.Removed) > 0 {
-			d.Action = Own
-		}
-		d.Reason = "pinned: " + ownerNames(pins, 3) + " names it; no owner of gc's, so no delete, replace or prune of a workload takes it"
-		return d
+		return decidePinned(h, pins)
 	}
+	return x.decideOwned(h)
+}
+
+// decidePinned plans an object that what is applied names: gc takes its
+// own owner references off, so no delete, replace or prune of a workload
+// can take it away.
+func decidePinned(h *Hashed, pins []Owner) Decision {
+	d := Decision{Object: h, Pinned: true}
+	for _, o := range h.Owners {
+		if h.managed(o.UID) {
+			d.Removed = append(d.Removed, o)
+		}
+	}
+	sortOwners(d.Removed)
+	d.Action = Unchanged
+	if len(d.Removed) > 0 {
+		d.Action = Own
+	}
+	d.Reason = "pinned: " + ownerNames(pins, 3) + " names it; no owner of gc's, so no delete, replace or prune of a workload takes it"
+	return d
+}
+
+// decideOwned plans an object nothing applied names: the revisions that
+// use it own it, so the garbage collector deletes it with the last of them.
+func (x *Index) decideOwned(h *Hashed) Decision {
+	d := Decision{Object: h}
 	others := map[string]bool{}
 	for _, o := range h.Owners {
 		if !h.managed(o.UID) {
@@ -263,15 +276,22 @@ func (x *Index) Decide(h *Hashed) Decision {
 	if len(d.Added)+len(d.Removed) > 0 {
 		d.Action = Own
 	}
-	switch {
-	case len(revs) > 0:
-		d.Reason = "revisions only: the garbage collector deletes it with its last revision"
-	case len(d.Owners) > 0:
-		d.Reason = "no listed object uses it: the garbage collector deletes it once its remaining owners are gone"
-	case len(others) > 0:
-		d.Reason = "kept: another tool's owner reference decides"
-	}
+	d.Reason = ownedReason(len(revs), len(d.Owners), len(others))
 	return d
+}
+
+// ownedReason says who decides an unpinned object's end: its revisions,
+// its remaining owners, or another tool's owner reference.
+func ownedReason(revs, owners, others int) string {
+	switch {
+	case revs > 0:
+		return "revisions only: the garbage collector deletes it with its last revision"
+	case owners > 0:
+		return "no listed object uses it: the garbage collector deletes it once its remaining owners are gone"
+	case others > 0:
+		return "kept: another tool's owner reference decides"
+	}
+	return ""
 }
 
 func sortOwners(l []Owner) {

@@ -78,17 +78,7 @@ var hashedResources = []listed{
 func (c *Clients) kinds(ctx context.Context, custom []gc.Kind) ([]listed, error) {
 	out := slices.Clone(builtinKinds)
 	if len(custom) == 0 {
-		for _, k := range optionalKinds {
-			var rl metav1.APIResourceList
-			err := c.Discovery.RESTClient().Get().AbsPath("/apis", k.Group, k.Version).Do(ctx).Into(&rl)
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if err == nil && slices.ContainsFunc(rl.APIResources, func(r metav1.APIResource) bool { return r.Name == k.Resource }) {
-				out = append(out, k)
-			}
-		}
-		return out, nil
+		return c.appendServedOptional(ctx, out)
 	}
 	lists, err := preferredResources(ctx, c.Discovery)
 	if err != nil && !discovery.IsGroupDiscoveryFailedError(err) {
@@ -98,6 +88,29 @@ func (c *Clients) kinds(ctx context.Context, custom []gc.Kind) ([]listed, error)
 	for _, k := range optionalKinds {
 		want = append(want, gc.Kind{Group: k.Group, Kind: k.Kind})
 	}
+	return appendDiscovered(out, lists, want), nil
+}
+
+// appendServedOptional adds to out each optional kind whose group version
+// the cluster serves with its resource, asking for that one group version
+// only: without custom kinds no full discovery is needed.
+func (c *Clients) appendServedOptional(ctx context.Context, out []listed) ([]listed, error) {
+	for _, k := range optionalKinds {
+		var rl metav1.APIResourceList
+		err := c.Discovery.RESTClient().Get().AbsPath("/apis", k.Group, k.Version).Do(ctx).Into(&rl)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err == nil && slices.ContainsFunc(rl.APIResources, func(r metav1.APIResource) bool { return r.Name == k.Resource }) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// appendDiscovered adds to out the discovered resources of the wanted
+// kinds that out does not already list, by resource or by kind.
+func appendDiscovered(out []listed, lists []*metav1.APIResourceList, want []gc.Kind) []listed {
 	for _, l := range lists {
 		gv, err := schema.ParseGroupVersion(l.GroupVersion)
 		if err != nil {
@@ -116,7 +129,7 @@ func (c *Clients) kinds(ctx context.Context, custom []gc.Kind) ([]listed, error)
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // preferredResources is discovery's, given up when ctx is done: client-go's
