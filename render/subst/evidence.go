@@ -189,8 +189,7 @@ var shellNames = sync.OnceValue(func() (r struct{ assignment, declaration, forLo
 
 // assignedNames are the names a script in s gives values to itself.
 func assignedNames(s string) map[string]bool {
-	if !strings.Contains(s, "=") && !strings.Contains(s, "export") && !strings.Contains(s, "local") &&
-		!strings.Contains(s, "read") && !strings.Contains(s, "for") && !strings.Contains(s, "declare") {
+	if !mayAssign(s) {
 		return nil
 	}
 	re := shellNames()
@@ -210,17 +209,34 @@ func assignedNames(s string) map[string]bool {
 			}
 		}
 		if declares(line) {
-			for _, m := range re.declaration.FindAllStringSubmatch(line, -1) {
-				for _, w := range strings.Fields(m[1]) {
-					name, _, _ := strings.Cut(w, "=")
-					if !strings.HasPrefix(w, "-") && isName(name) {
-						out[name] = true
-					}
-				}
-			}
+			addDeclared(out, re.declaration, line)
 		}
 	}
 	return out
+}
+
+// mayAssign reports whether s holds a word any of the assignment
+// expressions needs, so that most values skip them all.
+func mayAssign(s string) bool {
+	for _, w := range []string{"=", "export", "local", "read", "for", "declare"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// addDeclared adds to out the names that export, local, read and their
+// kin declare on line, leaving out their options.
+func addDeclared(out map[string]bool, declaration *regexp.Regexp, line string) {
+	for _, m := range declaration.FindAllStringSubmatch(line, -1) {
+		for _, w := range strings.Fields(m[1]) {
+			name, _, _ := strings.Cut(w, "=")
+			if !strings.HasPrefix(w, "-") && isName(name) {
+				out[name] = true
+			}
+		}
+	}
 }
 
 // declares reports whether line holds a word the declaration expression

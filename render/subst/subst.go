@@ -381,7 +381,16 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 	}
 	_, def := env.vars[r.Name]
 	ref.Defined = def
-	_, missing := env.missing[r.Name]
+	if env.decideWhateverDefined(ref, r) {
+		return "", false
+	}
+	return env.decideByProfile(ref, r, def)
+}
+
+// decideWhateverDefined records the verdicts that hold whether or not the
+// profile defines the name: an object or a directive that keeps it, a
+// CRD's schema, an expression no dialect reads. It reports whether one did.
+func (env *scalarEnv) decideWhateverDefined(ref *manifest.Ref, r shellformat.Ref) bool {
 	switch {
 	case env.off != "":
 		ref.Kept = env.off
@@ -391,6 +400,17 @@ func (env *scalarEnv) decide(ref *manifest.Ref, r shellformat.Ref) (string, bool
 		ref.Kept = "a CRD's schema: documentation"
 	case r.Bad != "":
 		ref.Verdict, ref.Problem = manifest.Wrong, badMessage(ref.Text, r.Bad)
+	default:
+		return false
+	}
+	return true
+}
+
+// decideByProfile records the verdicts that follow from whether the
+// profile defines the name (def) or lists it as missing.
+func (env *scalarEnv) decideByProfile(ref *manifest.Ref, r shellformat.Ref, def bool) (string, bool) {
+	_, missing := env.missing[r.Name]
+	switch {
 	case ref.Reader == Program && r.HasDefault() && !(r.Drone() && def):
 		ref.Kept = "a default form: the shell evaluates it"
 	case def:
@@ -561,22 +581,31 @@ func judgeEach(refs []manifest.Ref, defined []string) string {
 			typo = Typo(r.Name, defined)
 			typos[r.Name] = typo
 		}
-		switch {
-		case r.Problem != "": // declared without a value
-		case r.Reader == Kubernetes:
-			r.Verdict, r.Problem = manifest.Wrong, UndefinedMessage(*r, defined)
-			if template == "" {
-				template = fmt.Sprintf("%s at %s is one Kubernetes reads", r.Text, r.Pos)
-			}
-		case r.Reader == Unknown && typo != "":
-			r.Verdict, r.Problem = manifest.Wrong, UndefinedMessage(*r, defined)
-		case r.Reader == Unknown && hasUpper(r.Name):
-			r.Verdict, r.Problem = manifest.Questioned, fmt.Sprintf("%s in %s is not a profile variable: kept as written for the program that reads this resource", r.Text, r.Field)
-		case r.Reader == Program && typo != "":
-			r.Verdict, r.Problem = manifest.TypoWarning, fmt.Sprintf("%s is kept for the program that reads it (%s), but it looks like the profile's %s misspelt", r.Text, r.Runtime, typo)
+		if judgeUndefined(r, typo, defined) && template == "" {
+			template = fmt.Sprintf("%s at %s is one Kubernetes reads", r.Text, r.Pos)
 		}
 	}
 	return template
+}
+
+// judgeUndefined gives one undefined reference its verdict from its reader
+// and typo, the profile variable its name looks like a misspelling of, or
+// "". It reports whether Kubernetes reads it, which makes its object a
+// deploy-time template.
+func judgeUndefined(r *manifest.Ref, typo string, defined []string) bool {
+	switch {
+	case r.Problem != "": // declared without a value
+	case r.Reader == Kubernetes:
+		r.Verdict, r.Problem = manifest.Wrong, UndefinedMessage(*r, defined)
+		return true
+	case r.Reader == Unknown && typo != "":
+		r.Verdict, r.Problem = manifest.Wrong, UndefinedMessage(*r, defined)
+	case r.Reader == Unknown && hasUpper(r.Name):
+		r.Verdict, r.Problem = manifest.Questioned, fmt.Sprintf("%s in %s is not a profile variable: kept as written for the program that reads this resource", r.Text, r.Field)
+	case r.Reader == Program && typo != "":
+		r.Verdict, r.Problem = manifest.TypoWarning, fmt.Sprintf("%s is kept for the program that reads it (%s), but it looks like the profile's %s misspelt", r.Text, r.Runtime, typo)
+	}
+	return false
 }
 
 // markTemplate applies rule 3: in a deploy-time template, the questioned
