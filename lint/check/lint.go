@@ -115,16 +115,7 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 // Apply runs every enabled rule on s.
 func (l *Linter) Apply(s *manifest.Set) error {
 	c := &ctx{set: s, profile: l.profile, crds: l.crds, v: l.v}
-	var errs filepos.List
-	for _, o := range s.Objects {
-		ids, k := o.IgnoredRules()
-		for _, id := range ids {
-			if !known(id) {
-				errs = append(errs, filepos.Errorf(o.Pos(k), "krender.io/ignore names unknown rule %q (rules: %s)", id, strings.Join(rule.IDs(), ", ")))
-			}
-		}
-	}
-	if err := errs.Err(); err != nil {
+	if err := unknownIgnored(s); err != nil {
 		return err
 	}
 	for _, r := range rule.All() {
@@ -151,9 +142,31 @@ func (l *Linter) Apply(s *manifest.Set) error {
 			Zones: n.Zones, Tenants: n.Tenants, Msg: n.Msg, Fix: ruleFix(n.Rule)})
 	}
 	s.Notes = nil
+	l.add(c.found)
+	return nil
+}
+
+// unknownIgnored refuses, before any rule runs, the krender.io/ignore
+// annotations of s that name a rule krender does not have.
+func unknownIgnored(s *manifest.Set) error {
+	var errs filepos.List
+	for _, o := range s.Objects {
+		ids, k := o.IgnoredRules()
+		for _, id := range ids {
+			if !known(id) {
+				errs = append(errs, filepos.Errorf(o.Pos(k), "krender.io/ignore names unknown rule %q (rules: %s)", id, strings.Join(rule.IDs(), ", ")))
+			}
+		}
+	}
+	return errs.Err()
+}
+
+// add records found, merging the zones and tenants of a finding already
+// recorded with the same rule, place, object and message.
+func (l *Linter) add(found []*Finding) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, f := range c.found {
+	for _, f := range found {
 		key := f.Rule + "\x00" + f.Pos.String() + "\x00" + f.Object + "\x00" + f.Msg
 		if prev, ok := l.findings[key]; ok {
 			// one place found in several objects (zone copies, an injected
@@ -169,7 +182,6 @@ func (l *Linter) Apply(s *manifest.Set) error {
 		f.Zones, f.Tenants = slices.Clone(f.Zones), slices.Clone(f.Tenants)
 		l.findings[key] = f
 	}
-	return nil
 }
 
 // Findings returns everything found, ordered by position then rule, with
