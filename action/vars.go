@@ -94,14 +94,9 @@ func unusedAction(u subst.Unused) string {
 	return "unused: no template of this render references it" + u.Hint
 }
 
+// action says what becomes of one reference, as vars lists it.
 func action(oc manifest.Ref, vars map[string]string, secret func(string) bool, dialect string) string {
-	value := quote(vars[oc.Name])
-	if oc.Written != "" {
-		value = quote(oc.Written)
-	}
-	if secret(oc.Name) {
-		value = mask.Mask
-	}
+	value := shownValue(oc, vars, secret)
 	switch {
 	case oc.Escaped && oc.Kept == "":
 		return "escape: written as $ (dialect " + dialect + ")"
@@ -115,6 +110,27 @@ func action(oc manifest.Ref, vars map[string]string, secret func(string) bool, d
 		return fmt.Sprintf("substituted (%s) inside %s", value, oc.Runtime)
 	case oc.Defined:
 		return fmt.Sprintf("substituted (%s)", value)
+	}
+	return undefinedAction(oc)
+}
+
+// shownValue is what a reference writes as vars shows it: what its
+// expression wrote, else the variable's value, and a secret's mask.
+func shownValue(oc manifest.Ref, vars map[string]string, secret func(string) bool) string {
+	value := quote(vars[oc.Name])
+	if oc.Written != "" {
+		value = quote(oc.Written)
+	}
+	if secret(oc.Name) {
+		value = mask.Mask
+	}
+	return value
+}
+
+// undefinedAction says what becomes of a reference krender neither keeps
+// nor substitutes: its verdict, or run time's.
+func undefinedAction(oc manifest.Ref) string {
+	switch {
 	case oc.Verdict == manifest.Wrong:
 		return "ERROR: " + oc.Problem + " (render fails)"
 	case oc.Verdict == manifest.Questioned:
