@@ -250,7 +250,6 @@ type pairing struct {
 	// varTenants counts, by variable, the tenants where it changed.
 	varTenants map[string]int
 	changes    [][]Change // by tenant order
-	err        error
 }
 
 func newPairing(profile string, tenants []string, d *Diff) *pairing {
