@@ -9,6 +9,8 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"go.yaml.in/yaml/v4"
+
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/workload"
@@ -24,17 +26,123 @@ type object struct {
 	value                        any // the object as data: comments, styles and key order gone
 }
 
-func newObject(o *manifest.Object) (*object, error) {
-	var v any
-	if err := o.Node.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
-	}
-	obj := &object{o: o, group: o.Group(), kind: o.Kind(), namespace: o.Namespace(), stored: o.Name(), value: v}
+func newObject(o *manifest.Object) *object {
+	obj := &object{o: o, group: o.Group(), kind: o.Kind(), namespace: o.Namespace(), stored: o.Name()}
 	obj.name = obj.stored
 	if n := manifest.ScalarAt(o.Node, "metadata", "labels", contenthash.NameLabel); n != "" && n != obj.stored {
 		obj.name, obj.hashed = n, true
 	}
-	return obj, nil
+	return obj
+}
+
+// decode reads the object as data, once: only objects that differ are.
+func (o *object) decode() error {
+	if o.value != nil {
+		return nil
+	}
+	var v any
+	if err := o.o.Node.Decode(&v); err != nil {
+		return fmt.Errorf("%s: %v", o.o.Pos(o.o.Node), err)
+	}
+	o.value = v
+	return nil
+}
+
+// same reports whether two objects hold the same data, a hashed object's
+// name aside (its hash follows the content, compared by itself): the
+// nodes compared as data, without decoding them.
+func same(a, b *object) bool {
+	return sameNode(a.o.Node, b.o.Node, a.hashed && b.hashed, 0)
+}
+
+// sameNode compares two trees as data: mappings as key sets, scalars by
+// resolved tag and value, comments and styles ignored; skipName leaves
+// metadata.name out.
+func sameNode(a, b *yaml.Node, skipName bool, depth int) bool {
+	for a.Kind == yaml.AliasNode && a.Alias != nil {
+		a = a.Alias
+	}
+	for b.Kind == yaml.AliasNode && b.Alias != nil {
+		b = b.Alias
+	}
+	if a.Kind == yaml.DocumentNode && len(a.Content) == 1 {
+		return sameNode(a.Content[0], b, skipName, depth)
+	}
+	if b.Kind == yaml.DocumentNode && len(b.Content) == 1 {
+		return sameNode(a, b.Content[0], skipName, depth)
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		return a.Value == b.Value && a.ShortTag() == b.ShortTag()
+	case yaml.SequenceNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := range a.Content {
+			if !sameNode(a.Content[i], b.Content[i], false, depth+1) {
+				return false
+			}
+		}
+		return true
+	case yaml.MappingNode:
+		if len(a.Content) != len(b.Content) {
+			return false
+		}
+		for i := 0; i < len(a.Content); i += 2 {
+			k := a.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				return false // a key that is no string: compared as data
+			}
+			bv := manifest.Value(b, k.Value)
+			if bv == nil {
+				return false
+			}
+			if depth == 0 && k.Value == "metadata" && skipName {
+				if !sameMetadata(a.Content[i+1], bv) {
+					return false
+				}
+				continue
+			}
+			if !sameNode(a.Content[i+1], bv, false, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// sameMetadata is sameNode of two metadata mappings but their names.
+func sameMetadata(a, b *yaml.Node) bool {
+	if a.Kind != yaml.MappingNode || b.Kind != yaml.MappingNode {
+		return sameNode(a, b, false, 1)
+	}
+	count := func(m *yaml.Node) int {
+		n := 0
+		for i := 0; i < len(m.Content); i += 2 {
+			if m.Content[i].Value != "name" {
+				n++
+			}
+		}
+		return n
+	}
+	if count(a) != count(b) {
+		return false
+	}
+	for i := 0; i < len(a.Content); i += 2 {
+		k := a.Content[i]
+		if k.Value == "name" {
+			continue
+		}
+		bv := manifest.Value(b, k.Value)
+		if bv == nil || !sameNode(a.Content[i+1], bv, false, 2) {
+			return false
+		}
+	}
+	return true
 }
 
 func (o *object) key() string { return o.group + "/" + o.kind + "/" + o.namespace + "/" + o.name }
@@ -195,7 +303,7 @@ func compareUnit(v verdict.Validator, profile string, base, head *unitObjects) (
 	var pairs []pair
 	for _, k := range orderedKeys(head.objects) {
 		old := baseBy[k]
-		if old != nil && reflect.DeepEqual(old.comparable(), headBy[k].comparable()) {
+		if old != nil && same(old, headBy[k]) {
 			continue
 		}
 		pairs = append(pairs, pair{old, headBy[k]})
@@ -208,6 +316,12 @@ func compareUnit(v verdict.Validator, profile string, base, head *unitObjects) (
 	// Hashed objects first: a workload's template names them.
 	for _, p := range pairs {
 		if p.old != nil && p.new != nil && p.old.hashed && p.new.stored != p.old.stored {
+			if err := p.old.decode(); err != nil {
+				return nil, err
+			}
+			if err := p.new.decode(); err != nil {
+				return nil, err
+			}
 			u.renamed[p.old.stored] = u.dataReasons(p.old, p.new, p.new.kind+" "+p.new.name+": ")
 			u.renamedTo[p.old.stored] = p.new.stored
 		}
@@ -312,6 +426,12 @@ func (u *unit) change(old, new *object) (Change, error) {
 	c.Change = Modified
 	tpl := workload.TemplatePath(o.kind, o.group)
 	isWorkload := tpl != nil && o.kind != "PodTemplate"
+	if err := old.decode(); err != nil {
+		return c, err
+	}
+	if err := new.decode(); err != nil {
+		return c, err
+	}
 	var ls []leaf
 	leaves(nil, old.comparable(), new.comparable(), &ls)
 	c.Reasons = append(c.Reasons, u.variableReasons(ls)...)

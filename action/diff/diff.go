@@ -224,11 +224,7 @@ func (s *side) render(ctx context.Context, tenants []string, emit func(*unitObje
 		}
 		u := &unitObjects{tenant: set.Tenant, vars: set.Vars, secret: e.SecretVar}
 		for _, o := range set.Objects {
-			obj, err := newObject(o)
-			if err != nil {
-				return nil, err
-			}
-			u.objects = append(u.objects, obj)
+			u.objects = append(u.objects, newObject(o))
 		}
 		return u, nil
 	}, emit)
