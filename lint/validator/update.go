@@ -14,6 +14,7 @@ import (
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	kjson "sigs.k8s.io/json"
+	k8syaml "sigs.k8s.io/yaml"
 
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/apis/apps"
@@ -34,7 +35,6 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 
-	"github.com/krender/krender/lint/fieldcheck"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
 )
@@ -114,9 +114,15 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 // internal is o decoded into its versioned Go type, defaulted and converted
 // to the API server's internal type.
 func internal(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {
-	js, p := fieldcheck.JSON(o)
-	if p != nil {
-		return nil, fmt.Errorf("%s: %s", o.Pos(p.Node), p.Msg)
+	// The bytes kubectl reads (krender's printer), read as kubectl reads
+	// them (sigs.k8s.io/yaml).
+	text, err := manifest.MarshalObject(o)
+	if err != nil {
+		return nil, err
+	}
+	js, err := k8syaml.YAMLToJSON(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}
 	versioned, err := legacyscheme.Scheme.New(gvk)
 	if err != nil {
