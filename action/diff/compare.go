@@ -283,6 +283,7 @@ func names(l []any) []string {
 // unit is one tenant's comparison.
 type unit struct {
 	v            verdict.Validator
+	crds         verdict.CRDs // the CRD files' definitions; nil without
 	profile      string
 	base, head   *unitObjects
 	renamed      map[string][]string // a hashed object's base name → why it changed
@@ -293,8 +294,8 @@ type unit struct {
 
 // compareUnit compares one tenant's two renders (an empty one where the
 // tenant is on one side only).
-func compareUnit(v verdict.Validator, profile string, base, head *unitObjects) ([]Change, error) {
-	u := &unit{v: v, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
+func compareUnit(v verdict.Validator, crds verdict.CRDs, profile string, base, head *unitObjects) ([]Change, error) {
+	u := &unit{v: v, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
 	u.secrets()
 	u.variables()
 	baseBy := index(base.objects)
@@ -491,6 +492,9 @@ func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
 		}
 	}
 	if verdict.IsCustom(new.o) {
+		if u.crds != nil {
+			return u.crds.Update(old.o, new.o, new.namespace)
+		}
 		return verdict.Update{}, nil
 	}
 	for _, l := range ls {

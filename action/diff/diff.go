@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/suggest"
@@ -135,6 +136,9 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 		return nil, 0, err
 	}
 	pair := newPairing(profile, tenants, d)
+	if pair.crds, err = d.crds(head, base); err != nil {
+		return nil, 0, err
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, s := range []*side{base, head} {
@@ -243,6 +247,8 @@ type pairing struct {
 	mu      sync.Mutex
 	waiting map[string]*unitObjects // by tenant, the side that came first
 	sideOf  map[string]int
+	// crds are the --crds files' definitions, for custom resources' updates.
+	crds verdict.CRDs
 	// varTenants counts, by variable, the tenants where it changed.
 	varTenants map[string]int
 	changes    [][]Change // by tenant order
@@ -272,7 +278,7 @@ func (p *pairing) add(sideIndex int, u *unitObjects) error {
 	if sideIndex == 0 {
 		base, head = u, other
 	}
-	changes, err := compareUnit(p.d.Validator, p.profile, base, head)
+	changes, err := compareUnit(p.d.Validator, p.crds, p.profile, base, head)
 	if err != nil {
 		return err
 	}
@@ -324,9 +330,9 @@ func (p *pairing) finish() ([]Change, error) {
 		var changes []Change
 		var err error
 		if p.sideOf[t] == 0 {
-			changes, err = compareUnit(p.d.Validator, p.profile, u, &unitObjects{tenant: t})
+			changes, err = compareUnit(p.d.Validator, p.crds, p.profile, u, &unitObjects{tenant: t})
 		} else {
-			changes, err = compareUnit(p.d.Validator, p.profile, &unitObjects{tenant: t}, u)
+			changes, err = compareUnit(p.d.Validator, p.crds, p.profile, &unitObjects{tenant: t}, u)
 		}
 		if err != nil {
 			return nil, err
@@ -353,4 +359,24 @@ func secretVars(u *unitObjects) func(string) bool {
 		return func(string) bool { return false }
 	}
 	return u.secret
+}
+
+// crds compiles the CRD files (--crds, the profile's check.crds) of the
+// head, else of the base, for the transition rules of custom resources'
+// updates; nil without a Validator or CRD files.
+func (d *Diff) crds(sides ...*side) (verdict.CRDs, error) {
+	if d.Validator == nil {
+		return nil, nil
+	}
+	for _, s := range sides {
+		if s.in == nil {
+			continue
+		}
+		objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, d.CRDs)
+		if err != nil || len(objs) == 0 {
+			return nil, err
+		}
+		return d.Validator.CRDs(objs)
+	}
+	return nil, nil
 }

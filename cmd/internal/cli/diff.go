@@ -41,6 +41,9 @@ func diffCmd(h *host) *cobra.Command {
 			if slices.Contains(args, loader.StdinPath) {
 				return fmt.Errorf("diff reads its templates on both sides: %s (standard input) is no path here", loader.StdinPath)
 			}
+			if h.validator == nil && len(d.CRDs) > 0 {
+				return h.delegate() // CRDs' transition rules need the API server's code
+			}
 			ctx, stop := h.interruptible()
 			defer func() { err = stop(err) }()
 			close, err := h.diffBase(ctx, d, ref, dir)
