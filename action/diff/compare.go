@@ -197,17 +197,7 @@ func leaves(path []string, a, b any, out *[]leaf) {
 		bm, bok = map[string]any{}, true
 	}
 	if aok && bok {
-		keys := make([]string, 0, len(am)+len(bm))
-		for k := range am {
-			keys = append(keys, k)
-		}
-		for k := range bm {
-			if _, ok := am[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range unionKeys(am, bm) {
 			leaves(append(slices.Clip(path), k), am[k], bm[k], out)
 		}
 		return
@@ -555,18 +545,8 @@ func (u *unit) dataReasons(old, new *object, prefix string) []string {
 		return out
 	}
 	a, b := keys(old), keys(new)
-	var all []string
-	for k := range a {
-		all = append(all, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			all = append(all, k)
-		}
-	}
-	sort.Strings(all)
 	var out []string
-	for _, k := range all {
+	for _, k := range unionKeys(a, b) {
 		av, aok := a[k]
 		bv, bok := b[k]
 		switch {
@@ -770,4 +750,19 @@ func shortValue(msg string) string {
 		return invalid + "…" + rest[i:]
 	}
 	return msg
+}
+
+// unionKeys are the keys of a and b, sorted.
+func unionKeys(a, b map[string]any) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
