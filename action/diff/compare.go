@@ -59,18 +59,7 @@ func same(a, b *object) bool {
 // resolved tag and value, comments and styles ignored; skipName leaves
 // metadata.name out.
 func sameNode(a, b *yaml.Node, skipName bool, depth int) bool {
-	for a.Kind == yaml.AliasNode && a.Alias != nil {
-		a = a.Alias
-	}
-	for b.Kind == yaml.AliasNode && b.Alias != nil {
-		b = b.Alias
-	}
-	if a.Kind == yaml.DocumentNode && len(a.Content) == 1 {
-		return sameNode(a.Content[0], b, skipName, depth)
-	}
-	if b.Kind == yaml.DocumentNode && len(b.Content) == 1 {
-		return sameNode(a, b.Content[0], skipName, depth)
-	}
+	a, b = content(a), content(b)
 	if a.Kind != b.Kind {
 		return false
 	}
@@ -78,41 +67,58 @@ func sameNode(a, b *yaml.Node, skipName bool, depth int) bool {
 	case yaml.ScalarNode:
 		return a.Value == b.Value && a.ShortTag() == b.ShortTag()
 	case yaml.SequenceNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		for i := range a.Content {
-			if !sameNode(a.Content[i], b.Content[i], false, depth+1) {
-				return false
-			}
-		}
-		return true
+		return sameSequence(a, b, depth)
 	case yaml.MappingNode:
-		if len(a.Content) != len(b.Content) {
-			return false
-		}
-		for i := 0; i < len(a.Content); i += 2 {
-			k := a.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				return false // a key that is no string: compared as data
-			}
-			bv := manifest.Value(b, k.Value)
-			if bv == nil {
-				return false
-			}
-			if depth == 0 && k.Value == "metadata" && skipName {
-				if !sameMetadata(a.Content[i+1], bv) {
-					return false
-				}
-				continue
-			}
-			if !sameNode(a.Content[i+1], bv, false, depth+1) {
-				return false
-			}
-		}
-		return true
+		return sameMapping(a, b, skipName, depth)
 	}
 	return false
+}
+
+// content is n with aliases followed and a document's wrapper removed.
+func content(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		return content(n.Content[0])
+	}
+	return n
+}
+
+func sameSequence(a, b *yaml.Node, depth int) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameNode(a.Content[i], b.Content[i], false, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameMapping(a, b *yaml.Node, skipName bool, depth int) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := 0; i < len(a.Content); i += 2 {
+		k := a.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			return false // a key that is no string: compared as data
+		}
+		bv := manifest.Value(b, k.Value)
+		if bv == nil {
+			return false
+		}
+		same := sameNode
+		if depth == 0 && k.Value == "metadata" && skipName {
+			same = func(a, b *yaml.Node, _ bool, _ int) bool { return sameMetadata(a, b) }
+		}
+		if !same(a.Content[i+1], bv, false, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameMetadata is sameNode of two metadata mappings but their names.
@@ -188,15 +194,7 @@ func leaves(path []string, a, b any, out *[]leaf) {
 	if reflect.DeepEqual(a, b) {
 		return
 	}
-	am, aok := a.(map[string]any)
-	bm, bok := b.(map[string]any)
-	if a == nil && bok {
-		am, aok = map[string]any{}, true // a map added: its keys
-	}
-	if b == nil && aok {
-		bm, bok = map[string]any{}, true
-	}
-	if aok && bok {
+	if am, bm, ok := asMaps(a, b); ok {
 		for _, k := range unionKeys(am, bm) {
 			leaves(append(slices.Clip(path), k), am[k], bm[k], out)
 		}
@@ -204,49 +202,70 @@ func leaves(path []string, a, b any, out *[]leaf) {
 	}
 	al, aok := a.([]any)
 	bl, bok := b.([]any)
-	if aok && bok {
-		an, bn := names(al), names(bl)
-		if an != nil && bn != nil {
-			byName := func(l []any, n []string, name string) any {
-				if i := slices.Index(n, name); i >= 0 {
-					return l[i]
-				}
-				return nil
-			}
-			all := slices.Clone(an)
-			for _, n := range bn {
-				if !slices.Contains(all, n) {
-					all = append(all, n)
-				}
-			}
-			for _, n := range all {
-				leaves(append(slices.Clip(path), "["+n+"]"), byName(al, an, n), byName(bl, bn, n), out)
-			}
-			var common []string
-			for _, n := range an {
-				if slices.Contains(bn, n) {
-					common = append(common, n)
-				}
-			}
-			var commonB []string
-			for _, n := range bn {
-				if slices.Contains(an, n) {
-					commonB = append(commonB, n)
-				}
-			}
-			if !slices.Equal(common, commonB) {
-				*out = append(*out, leaf{path: path, order: true})
-			}
-			return
+	if aok && bok && namedLeaves(path, al, bl, out) {
+		return
+	}
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			leaves(append(slices.Clip(path), fmt.Sprintf("[%d]", i)), al[i], bl[i], out)
 		}
-		if len(al) == len(bl) {
-			for i := range al {
-				leaves(append(slices.Clip(path), fmt.Sprintf("[%d]", i)), al[i], bl[i], out)
-			}
-			return
-		}
+		return
 	}
 	*out = append(*out, leaf{path: path, old: a, new: b})
+}
+
+// asMaps are a and b as maps when both are, or one is and the other is
+// absent (a map added or removed: its keys).
+func asMaps(a, b any) (am, bm map[string]any, ok bool) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if a == nil && bok {
+		am, aok = map[string]any{}, true
+	}
+	if b == nil && aok {
+		bm, bok = map[string]any{}, true
+	}
+	return am, bm, aok && bok
+}
+
+// namedLeaves compares two lists of named maps item by item, by name, and
+// notes a new order of the items both hold; false when they are not such
+// lists.
+func namedLeaves(path []string, al, bl []any, out *[]leaf) bool {
+	an, bn := names(al), names(bl)
+	if an == nil || bn == nil {
+		return false
+	}
+	byName := func(l []any, n []string, name string) any {
+		if i := slices.Index(n, name); i >= 0 {
+			return l[i]
+		}
+		return nil
+	}
+	all := slices.Clone(an)
+	for _, n := range bn {
+		if !slices.Contains(all, n) {
+			all = append(all, n)
+		}
+	}
+	for _, n := range all {
+		leaves(append(slices.Clip(path), "["+n+"]"), byName(al, an, n), byName(bl, bn, n), out)
+	}
+	if !slices.Equal(kept(an, bn), kept(bn, an)) {
+		*out = append(*out, leaf{path: path, order: true})
+	}
+	return true
+}
+
+// kept are the names of a that b holds too, in a's order.
+func kept(a, b []string) []string {
+	var out []string
+	for _, n := range a {
+		if slices.Contains(b, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // names are the items' names when every item is a map with a distinct
@@ -406,63 +425,72 @@ func (u *unit) change(old, new *object) (Change, error) {
 	c.Diff = unified(old, new)
 	switch {
 	case old == nil:
-		c.Change = Added
-		c.Reasons = []string{"new in the head"}
+		c.Change, c.Reasons = Added, []string{"new in the head"}
 		return c, nil
 	case new == nil:
-		c.Change = Removed
-		c.Reasons = []string{"not in the head: kubectl apply leaves it in the cluster"}
+		c.Change, c.Reasons = Removed, []string{"not in the head: kubectl apply leaves it in the cluster"}
 		return c, nil
 	}
 	c.Change = Modified
-	tpl := workload.TemplatePath(o.kind, o.group)
-	isWorkload := tpl != nil && o.kind != "PodTemplate"
+	return c, u.modified(&c, old, new)
+}
+
+// modified words what changed in an object on both sides and judges it.
+func (u *unit) modified(c *Change, old, new *object) error {
 	if err := old.decode(); err != nil {
-		return c, err
+		return err
 	}
 	if err := new.decode(); err != nil {
-		return c, err
+		return err
 	}
 	var ls []leaf
 	leaves(nil, old.comparable(), new.comparable(), &ls)
 	c.Reasons = append(c.Reasons, u.variableReasons(ls)...)
-	if isData(o) {
+	if isData(new) {
 		c.Reasons = append(c.Reasons, u.dataReasons(old, new, "")...)
 	}
+	tpl := workload.TemplatePath(new.kind, new.group)
+	isWorkload := tpl != nil && new.kind != "PodTemplate"
 	tplChanged := false
 	for _, l := range ls {
-		if isData(o) && len(l.path) > 0 && dataKeys[l.path[0]] {
-			continue
-		}
-		if isWorkload && hasPrefix(l.path, tpl) {
+		switch {
+		case isData(new) && len(l.path) > 0 && dataKeys[l.path[0]]:
+		case isWorkload && hasPrefix(l.path, tpl):
 			tplChanged = true
 			c.Reasons = append(c.Reasons, u.templateReason(l, len(tpl))...)
-			continue
+		default:
+			c.Reasons = append(c.Reasons, u.fieldReason(l))
 		}
-		c.Reasons = append(c.Reasons, u.fieldReason(l))
 	}
-	c.Reasons = dedupe(c.Reasons)
 	up, err := u.judge(old, new, ls)
 	if err != nil {
-		return c, err
+		return err
 	}
+	tplChanged = verdictOn(c, up, tplChanged)
+	if isWorkload {
+		c.Rollout = u.rollout(new, tplChanged)
+	}
+	return nil
+}
+
+// verdictOn writes the API server's judgement into c: its refusals, and
+// whether the pod template changed as stored (written: as written).
+func verdictOn(c *Change, up verdict.Update, written bool) (changed bool) {
+	changed = written
 	if up.Known {
-		if tplChanged && !up.Template {
+		if written && !up.Template {
 			c.Reasons = append(c.Reasons, "the pod template is stored the same (the API server's defaults and canonical forms)")
 		}
-		tplChanged = up.Template
+		changed = up.Template
 	}
 	if len(up.Refused) > 0 {
 		c.Apply = Refused
-		for _, p := range up.Refused {
-			c.Reasons = append(c.Reasons, "refused: "+strings.TrimPrefix(p.Path+": "+shortValue(p.Msg), ": "))
-		}
-		c.Reasons = dedupe(c.Reasons)
 	}
-	if isWorkload {
-		c.Rollout = u.rollout(o, tplChanged, up.Known)
+	for _, p := range up.Refused {
+		c.Reasons = append(c.Reasons, "refused: "+strings.TrimPrefix(p.Path+": "+shortValue(p.Msg), ": "))
 	}
-	return c, nil
+	c.Reasons = dedupe(c.Reasons)
+	return changed
 }
 
 // judge asks the API server's code about an update, where it has to: a
@@ -472,35 +500,39 @@ func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
 	if old.stored != new.stored {
 		return verdict.Update{}, nil // a hashed object's new version: created, not updated
 	}
-	if u.v != nil {
-		up, err := u.v.Update(old.o, new.o)
-		if err != nil {
-			return up, err
-		}
-		if up.Known || !verdict.IsCustom(new.o) {
-			return up, nil
-		}
+	custom := verdict.IsCustom(new.o)
+	if u.v != nil && !custom {
+		return u.v.Update(old.o, new.o)
 	}
-	if verdict.IsCustom(new.o) {
+	if custom {
 		if u.crds != nil {
 			return u.crds.Update(old.o, new.o, new.namespace)
 		}
 		return verdict.Update{}, nil
 	}
 	for _, l := range ls {
-		switch {
-		case len(l.path) >= 2 && l.path[0] == "metadata" && (l.path[1] == "labels" || l.path[1] == "annotations"):
-		case isData(new) && len(l.path) > 0 && dataKeys[l.path[0]] && !immutable(old) && !immutable(new):
-		default:
+		if !settledByFields(old, new, l) {
 			return verdict.Update{}, ErrNeedsValidator
 		}
 	}
 	return verdict.Update{}, nil
 }
 
+// settledByFields says a difference needs no API server to judge: an
+// object's labels or annotations, a mutable ConfigMap's or Secret's data.
+func settledByFields(old, new *object, l leaf) bool {
+	switch {
+	case len(l.path) >= 2 && l.path[0] == "metadata" && (l.path[1] == "labels" || l.path[1] == "annotations"):
+		return true
+	case isData(new) && len(l.path) > 0 && dataKeys[l.path[0]]:
+		return !immutable(old) && !immutable(new)
+	}
+	return false
+}
+
 // rollout is a workload's fate when its template (as stored, or as
 // written where the validator does not know the kind) changed.
-func (u *unit) rollout(o *object, changed, stored bool) string {
+func (u *unit) rollout(o *object, changed bool) string {
 	if !changed {
 		return None
 	}
@@ -571,24 +603,34 @@ func (u *unit) templateReason(l leaf, skip int) []string {
 	if l.order {
 		return []string{"pod template " + dotted(p) + " order changed"}
 	}
-	n := len(p)
-	switch {
-	case n >= 2 && p[0] == "metadata" && (p[1] == "annotations" || p[1] == "labels") && n == 3:
-		what := strings.TrimSuffix(p[1], "s")
-		return []string{"pod template " + what + " " + p[2] + " " + u.how(l)}
-	case n >= 4 && p[0] == "spec" && isContainerList(p[1]) && p[3] == "image" && n == 4:
-		return []string{u.image(l)}
-	case n >= 5 && p[0] == "spec" && isContainerList(p[1]) && p[3] == "env":
-		name := strings.Trim(p[4], "[]")
-		if n == 6 && p[5] == "value" && l.old != nil && l.new != nil {
-			return []string{"env " + name + ": " + u.quote(l.old) + " → " + u.quote(l.new)}
+	if len(p) == 3 && p[0] == "metadata" && (p[1] == "annotations" || p[1] == "labels") {
+		return []string{"pod template " + strings.TrimSuffix(p[1], "s") + " " + p[2] + " " + u.how(l)}
+	}
+	if len(p) >= 4 && p[0] == "spec" && isContainerList(p[1]) {
+		if why := u.containerReason(l, p[3:]); why != "" {
+			return []string{why}
 		}
-		if n == 5 && (l.old == nil || l.new == nil) {
-			return []string{"env " + name + " " + u.how(l)}
-		}
-		return []string{"env " + name + " changed"}
 	}
 	return []string{"pod template " + dotted(p) + ": " + u.fromTo(l)}
+}
+
+// containerReason words a container's image and env changes; p is the
+// path within the container. "" for other fields.
+func (u *unit) containerReason(l leaf, p []string) string {
+	switch {
+	case len(p) == 1 && p[0] == "image":
+		return u.image(l)
+	case len(p) < 2 || p[0] != "env":
+		return ""
+	}
+	name := strings.Trim(p[1], "[]")
+	switch {
+	case len(p) == 3 && p[2] == "value" && l.old != nil && l.new != nil:
+		return "env " + name + ": " + u.quote(l.old) + " → " + u.quote(l.new)
+	case len(p) == 2 && (l.old == nil || l.new == nil):
+		return "env " + name + " " + u.how(l)
+	}
+	return "env " + name + " changed"
 }
 
 func isContainerList(k string) bool { return slices.Contains(workload.ContainerLists, k) }
