@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -284,16 +285,8 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	for _, k := range e.kids {
 		out = append(out, fs.FileInfoToDirEntry(info{name: k, e: f.entries[path.Join(r, k)]}))
 	}
-	sortEntries(out)
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	return out, nil
-}
-
-func sortEntries(es []fs.DirEntry) {
-	for i := 1; i < len(es); i++ {
-		for j := i; j > 0 && es[j].Name() < es[j-1].Name(); j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
 }
 
 func (f *FS) Open(name string) (fs.File, error) {

@@ -46,11 +46,11 @@ func diffCmd(h *host) *cobra.Command {
 			}
 			ctx, stop := h.interruptible()
 			defer func() { err = stop(err) }()
-			close, err := h.diffBase(ctx, d, ref, dir)
+			release, err := h.diffBase(ctx, d, ref, dir)
 			if err != nil {
 				return err
 			}
-			defer close()
+			defer release()
 			if d.BaseRoot, err = rf.resolve(d.Base); err != nil {
 				return err
 			}
@@ -84,8 +84,8 @@ func diffCmd(h *host) *cobra.Command {
 }
 
 // diffBase opens the base: a revision's tree read from git, or a second
-// checkout; close releases it.
-func (h *host) diffBase(ctx context.Context, d *diff.Diff, ref, dir string) (close func(), err error) {
+// checkout; release lets it go.
+func (h *host) diffBase(ctx context.Context, d *diff.Diff, ref, dir string) (release func(), err error) {
 	switch {
 	case ref != "" && dir != "":
 		return nil, errors.New("--base and --base-dir go alone: give one")
