@@ -293,6 +293,7 @@ func names(l []any) []string {
 type unit struct {
 	v            verdict.Validator
 	crds         verdict.CRDs // the CRD files' definitions; nil without
+	diffs        bool         // Change.Diff wanted
 	profile      string
 	base, head   *unitObjects
 	renamed      map[string][]string // a hashed object's base name → why it changed
@@ -303,8 +304,8 @@ type unit struct {
 
 // compareUnit compares one tenant's two renders (an empty one where the
 // tenant is on one side only).
-func compareUnit(v verdict.Validator, crds verdict.CRDs, profile string, base, head *unitObjects) ([]Change, error) {
-	u := &unit{v: v, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
+func compareUnit(d *Diff, crds verdict.CRDs, profile string, base, head *unitObjects) ([]Change, error) {
+	u := &unit{v: d.Validator, diffs: d.Diffs, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
 	u.secrets()
 	u.variables()
 	baseBy := index(base.objects)
@@ -422,7 +423,9 @@ func (u *unit) change(old, new *object) (Change, error) {
 	if u.head.tenant == "" {
 		c.Tenant = u.base.tenant
 	}
-	c.Diff = unified(old, new)
+	if u.diffs {
+		c.Diff = unified(old, new)
+	}
 	switch {
 	case old == nil:
 		c.Change, c.Reasons = Added, []string{"new in the head"}

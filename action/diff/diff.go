@@ -42,6 +42,9 @@ type Diff struct {
 	// BaseRoot is the load root on Base (Options.Root is the head's); nil:
 	// Base's default root, checked.
 	BaseRoot *loadroot.Root
+	// Diffs asks for each change's unified diff (Change.Diff), which only
+	// the markdown output shows.
+	Diffs bool
 	// Validator is the API server's judgement; nil: Run stops with
 	// check.ErrNeedsValidator where a verdict needs it.
 	Validator verdict.Validator
@@ -278,7 +281,7 @@ func (p *pairing) add(sideIndex int, u *unitObjects) error {
 	if sideIndex == 0 {
 		base, head = u, other
 	}
-	changes, err := compareUnit(p.d.Validator, p.crds, p.profile, base, head)
+	changes, err := compareUnit(p.d, p.crds, p.profile, base, head)
 	if err != nil {
 		return err
 	}
@@ -330,9 +333,9 @@ func (p *pairing) finish() ([]Change, error) {
 		var changes []Change
 		var err error
 		if p.sideOf[t] == 0 {
-			changes, err = compareUnit(p.d.Validator, p.crds, p.profile, u, &unitObjects{tenant: t})
+			changes, err = compareUnit(p.d, p.crds, p.profile, u, &unitObjects{tenant: t})
 		} else {
-			changes, err = compareUnit(p.d.Validator, p.crds, p.profile, &unitObjects{tenant: t}, u)
+			changes, err = compareUnit(p.d, p.crds, p.profile, &unitObjects{tenant: t}, u)
 		}
 		if err != nil {
 			return nil, err

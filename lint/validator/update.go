@@ -2,6 +2,7 @@ package validator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -35,6 +36,7 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 
+	"github.com/krender/krender/lint/fieldcheck"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
 )
@@ -114,15 +116,9 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 // internal is o decoded into its versioned Go type, defaulted and converted
 // to the API server's internal type.
 func internal(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {
-	// The bytes kubectl reads (krender's printer), read as kubectl reads
-	// them (sigs.k8s.io/yaml).
-	text, err := manifest.MarshalObject(o)
+	js, err := sent(o)
 	if err != nil {
 		return nil, err
-	}
-	js, err := k8syaml.YAMLToJSON(text)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}
 	versioned, err := legacyscheme.Scheme.New(gvk)
 	if err != nil {
@@ -151,4 +147,22 @@ func problems(err error) []verdict.Problem {
 		out = append(out, verdict.Problem{Kind: verdict.Invalid, Path: c.Field, Msg: c.Message})
 	}
 	return out
+}
+
+// sent is o as JSON, as kubectl sends it: read from the node tree where
+// fieldcheck.Value is sure of every value, else the bytes kubectl reads
+// (krender's printer) read as kubectl reads them (sigs.k8s.io/yaml).
+func sent(o *manifest.Object) ([]byte, error) {
+	if v, ok := fieldcheck.Value(o.Node); ok {
+		return json.Marshal(v)
+	}
+	text, err := manifest.MarshalObject(o)
+	if err != nil {
+		return nil, err
+	}
+	js, err := k8syaml.YAMLToJSON(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+	}
+	return js, nil
 }

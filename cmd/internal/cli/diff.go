@@ -54,7 +54,7 @@ func diffCmd(h *host) *cobra.Command {
 			if d.BaseRoot, err = rf.resolve(d.Base); err != nil {
 				return err
 			}
-			d.Paths = args
+			d.Paths, d.Diffs = args, format == "markdown"
 			res, err := d.Run(ctx)
 			if h.needsValidator(err) {
 				return h.delegate()
