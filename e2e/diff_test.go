@@ -144,6 +144,30 @@ immutable: true
 data: {level: info}
 `
 
+const diffPod = `apiVersion: v1
+kind: Pod
+metadata: {name: debug, namespace: "${NAMESPACE}"}
+spec:
+  containers: [{name: sh, image: "registry.invalid/krender/busybox:1.36", env: [{name: MODE, value: slow}]}]
+`
+
+const diffService = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 8080}]
+`
+
+const diffClaim = `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: "${NAMESPACE}"}
+spec:
+  storageClassName: standard
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`
+
 func swap(s, old, new string) string {
 	if !strings.Contains(s, old) {
 		panic(fmt.Sprintf("%q not in the template", old))
@@ -177,6 +201,9 @@ var diffVariants = []diffVariant{
 	{name: "cronjob-template", base: diffCronJob, head: swap(diffCronJob, "24h", "48h"), want: map[string]string{"CronJob/report": diff.NextRun}},
 	{name: "cronjob-schedule", base: diffCronJob, head: swap(diffCronJob, "0 3 * * *", "0 4 * * *"), want: map[string]string{"CronJob/report": diff.None}},
 	{name: "job-template", base: diffJob, head: swap(diffJob, "migrate:5", "migrate:6"), want: map[string]string{"Job/migrate": diff.Refused}},
+	{name: "pod-env", base: diffPod, head: swap(diffPod, "value: slow", "value: fast"), want: map[string]string{"Pod/debug": diff.Refused}},
+	{name: "service-port", base: diffService, head: swap(diffService, "targetPort: 8080", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
+	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }
 
@@ -317,7 +344,7 @@ func (before clusterState) verdict(after clusterState) string {
 			return diff.NextRun
 		}
 		return diff.None
-	case "Job", "ConfigMap":
+	case "Job", "ConfigMap", "Pod", "Service", "PersistentVolumeClaim":
 		return diff.None
 	}
 	for _, r := range after.revisions {
