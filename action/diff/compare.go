@@ -393,15 +393,16 @@ func (u *unit) variables() {
 }
 
 // variableReasons name the changed variables whose values the object's
-// differences show, base value before and head value after; finish words
-// them (variableMark) once it knows in how many tenants each changed.
+// differences show, base value before and head value after: `only the
+// tenant b's variable GREETING changed` where the tenant's own entry of the
+// profile sets it, else `variable GREETING changed`.
 func (u *unit) variableReasons(ls []leaf) []string {
 	var out []string
 	for _, name := range u.changedVars {
 		was, is := u.base.vars[name], u.head.vars[name]
 		for _, l := range ls {
 			if was != "" && is != "" && strings.Contains(fmt.Sprint(l.old), was) && strings.Contains(fmt.Sprint(l.new), is) {
-				out = append(out, variableMark+name)
+				out = append(out, u.variableReason(name))
 				break
 			}
 		}
@@ -409,9 +410,12 @@ func (u *unit) variableReasons(ls []leaf) []string {
 	return out
 }
 
-// variableMark starts a reason that names a variable, until pairing.finish
-// words it.
-const variableMark = "\x00variable "
+func (u *unit) variableReason(name string) string {
+	if u.head.own[name] || u.base.own[name] {
+		return fmt.Sprintf("only the tenant %s's variable %s changed", u.head.tenant, name)
+	}
+	return fmt.Sprintf("variable %s changed", name)
+}
 
 // change is the verdict on one object that differs.
 func (u *unit) change(old, new *object) (Change, error) {

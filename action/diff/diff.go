@@ -205,8 +205,10 @@ func (d *Diff) tenants(profile string, sides ...*side) ([]string, error) {
 
 // unitObjects is one tenant's render on one side.
 type unitObjects struct {
-	tenant  string
-	vars    map[string]string
+	tenant string
+	vars   map[string]string
+	// own are the variables the tenant's own entry of the profile sets.
+	own     map[string]bool
 	secret  func(string) bool
 	objects []*object
 }
@@ -221,6 +223,13 @@ func (s *side) render(ctx context.Context, tenants []string, emit func(*unitObje
 		}
 	}
 	s.in.Units = units
+	own := map[string]map[string]bool{}
+	for _, t := range s.in.Profile.Tenants {
+		own[t.Name] = map[string]bool{}
+		for name := range t.Vars.Map() {
+			own[t.Name][name] = true
+		}
+	}
 	e, err := s.in.Engine(nil)
 	if err != nil {
 		return &sideError{s.name, err}
@@ -229,7 +238,7 @@ func (s *side) render(ctx context.Context, tenants []string, emit func(*unitObje
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		u := &unitObjects{tenant: set.Tenant, vars: set.Vars, secret: e.SecretVar}
+		u := &unitObjects{tenant: set.Tenant, vars: set.Vars, own: own[set.Tenant], secret: e.SecretVar}
 		for _, o := range set.Objects {
 			u.objects = append(u.objects, newObject(o))
 		}
@@ -251,14 +260,12 @@ type pairing struct {
 	waiting map[string]*unitObjects // by tenant, the side that came first
 	sideOf  map[string]int
 	// crds are the --crds files' definitions, for custom resources' updates.
-	crds verdict.CRDs
-	// varTenants counts, by variable, the tenants where it changed.
-	varTenants map[string]int
-	changes    [][]Change // by tenant order
+	crds    verdict.CRDs
+	changes [][]Change // by tenant order
 }
 
 func newPairing(profile string, tenants []string, d *Diff) *pairing {
-	p := &pairing{profile: profile, order: map[string]int{}, d: d, waiting: map[string]*unitObjects{}, sideOf: map[string]int{}, varTenants: map[string]int{}, changes: make([][]Change, len(tenants))}
+	p := &pairing{profile: profile, order: map[string]int{}, d: d, waiting: map[string]*unitObjects{}, sideOf: map[string]int{}, changes: make([][]Change, len(tenants))}
 	for i, t := range tenants {
 		p.order[t] = i
 	}
@@ -287,9 +294,6 @@ func (p *pairing) add(sideIndex int, u *unitObjects) error {
 	}
 	p.mu.Lock()
 	p.changes[p.order[u.tenant]] = changes
-	for _, name := range changedVars(base, head) {
-		p.varTenants[name]++
-	}
 	p.mu.Unlock()
 	return nil
 }
@@ -310,22 +314,6 @@ func changedVars(base, head *unitObjects) []string {
 	return out
 }
 
-// word writes a variable's reason: `only the tenant b's variable GREETING
-// changed` where it changed in some tenants but not all.
-func (p *pairing) word(c *Change) {
-	for i, r := range c.Reasons {
-		name, ok := strings.CutPrefix(r, variableMark)
-		if !ok {
-			continue
-		}
-		if c.Tenant != "" && p.varTenants[name] < len(p.order) {
-			c.Reasons[i] = fmt.Sprintf("only the tenant %s's variable %s changed", c.Tenant, name)
-		} else {
-			c.Reasons[i] = fmt.Sprintf("variable %s changed", name)
-		}
-	}
-}
-
 // finish compares the tenants found on one side only, and returns every
 // change in tenant order.
 func (p *pairing) finish() ([]Change, error) {
@@ -344,9 +332,6 @@ func (p *pairing) finish() ([]Change, error) {
 	}
 	var out []Change
 	for _, c := range p.changes {
-		for i := range c {
-			p.word(&c[i])
-		}
 		out = append(out, c...)
 	}
 	return out, nil
