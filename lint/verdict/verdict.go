@@ -83,6 +83,10 @@ type Validator interface {
 	PodTemplate(o *manifest.Object, path []string) ([]Problem, error)
 	// CRDs compiles the CRDs among the objects of the CRD files.
 	CRDs(files []*manifest.Object) (CRDs, error)
+	// Update judges new applied over old as the API server does: its
+	// defaulting and canonical forms, then its update validation
+	// (Validate*Update).
+	Update(old, new *manifest.Object) (Update, error)
 }
 
 // CRDs are the CustomResourceDefinitions of one run (crd.Catalog).
@@ -94,4 +98,27 @@ type CRDs interface {
 	Definitions() []*manifest.Object
 	// Scope is the scope the CRD files give a kind.
 	Scope(gk schema.GroupKind) (namespaced, known bool)
+	// Update judges new, a custom resource, applied over old as the API
+	// server does with the CRD files' definition of its kind, transition
+	// rules (oldSelf) included: Refused only (Known stays false, the
+	// template is the custom resource's as written).
+	Update(old, new *manifest.Object, namespace string) (Update, error)
+}
+
+// Update is what the API server does when new, the same object as old, is
+// applied over it (`krender diff`): the stored pod template's fate and the
+// update validation's refusals.
+type Update struct {
+	// Known says Template is the API server's judgement of a built-in
+	// kind; when false, the caller compares pod templates as written (a
+	// custom resource, which the API server stores as given), and only
+	// Refused may be set.
+	Known bool
+	// Template says the pod template (a CronJob's jobTemplate) differs
+	// as the API server stores it: after its defaulting, in canonical
+	// form. Equal templates roll nothing, whatever their spelling.
+	Template bool
+	// Refused are the update validation's errors, Path the field and Msg
+	// the API server's message; none: the apply is accepted.
+	Refused []Problem
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -80,6 +82,13 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			}
 			var out, errb bytes.Buffer
 			code := runWith(strings.Fields(cmd)[1:], strings.NewReader(stdin), &out, &errb, userfs.Dir("../../.."), outFS, env)
+			if strings.HasPrefix(cmd, "krender diff") {
+				cmd = diffExample(t, cmd)
+				code = runWith(strings.Fields(cmd)[1:], strings.NewReader(""), &out, &errb, userfs.Dir("../../.."), outFS, withGit(t, env))
+				if code == exitFindings { // the working tree's own edits
+					code = 0
+				}
+			}
 			if strings.HasPrefix(cmd, "krender gc") { // no cluster here: gc's flags and profile reach a collector that says what it got
 				code = executeWith(validator.APIServer{}, reportOptions, nil, strings.Fields(cmd)[1:], strings.NewReader(""), &out, &errb, userfs.Dir("../../.."), outFS, env)
 			}
@@ -149,4 +158,26 @@ func reportOptions(_ context.Context, o gc.Options, stdout io.Writer) error {
 	}
 	_, err := fmt.Fprintf(stdout, "namespace %q all %v dry-run %v context %q output %s custom %v\n", o.Namespace, o.AllNamespaces, o.DryRun, o.Context, o.Output, o.Custom)
 	return err
+}
+
+// diffExample is a diff example as the test runs it: a second checkout
+// is the repository itself.
+func diffExample(t *testing.T, cmd string) string {
+	t.Helper()
+	return strings.Replace(cmd, "--base-dir ../main", "--base-dir .", 1)
+}
+
+// withGit is env with a PATH that finds git, which diff --base runs.
+func withGit(t *testing.T, env LookupEnv) LookupEnv {
+	t.Helper()
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("diff --base needs git:", err)
+	}
+	return func(name string) (string, bool) {
+		if name == "PATH" {
+			return filepath.Dir(git), true
+		}
+		return env(name)
+	}
 }

@@ -118,6 +118,9 @@ func (h *host) findCheckBinary() (string, error) {
 	if len(h.args) > 0 && h.args[0] == "gc" {
 		needs = "a cluster client (client-go)"
 	}
+	if len(h.args) > 0 && h.args[0] == "diff" {
+		needs = "the API server's validation (its defaults and update validation, for what the fields alone cannot settle)"
+	}
 	return "", fmt.Errorf("this %s needs %s, which %s runs; it is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", h.args[0], needs, CheckBinary, self, CheckBinary, moduleVersion())
 }
 

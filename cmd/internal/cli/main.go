@@ -189,7 +189,7 @@ func newRoot(h *host) *cobra.Command {
 	root.SetOut(h.stdout)
 	root.SetErr(h.stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h), gcCmd(h))
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), diffCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h), gcCmd(h))
 	// Cobra adds these at Execute; add them now to give them examples.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
@@ -262,6 +262,13 @@ func debugging(env LookupEnv) bool {
 }
 
 func renderFlags(c *cobra.Command, o *action.Options, h *host) {
+	runFlags(c, o, h)
+	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
+}
+
+// runFlags are renderFlags but -p, which diff repeats; the root flags are
+// returned for a second file system (diff's base).
+func runFlags(c *cobra.Command, o *action.Options, h *host) *rootFlags {
 	o.MemoryLimit = h.memoryLimit
 	o.Once = true // each command renders once
 	o.AfterStage = h.afterStage
@@ -275,13 +282,13 @@ func renderFlags(c *cobra.Command, o *action.Options, h *host) {
 		}
 		return h.secrets(o, &sf)
 	}
-	c.Flags().StringVarP(&o.Profile, "profile", "p", "", "profile file (required)")
 	c.Flags().StringArrayVarP(&o.Tenants, "tenant", "t", nil, "render only this tenant (repeatable)")
 	c.Flags().StringArrayVar(&o.Set, "set", nil, "NAME=VALUE: set a deploy-time variable (repeatable; overrides the profile)")
 	c.Flags().StringVarP(&o.Namespace, "namespace", "n", "", "namespace written into objects that name none (overrides the profile's namespace:; see docs/namespace.md)")
 	c.Flags().StringArrayVar(&o.CRDs, "crds", nil, "a file or directory of CustomResourceDefinitions for custom resources (their field types and scope; check validates against them), besides those rendered (repeatable)")
 	c.Flags().BoolVar(&o.Strict, "strict", false, "an undefined ${NAME} in a custom resource's string or an annotation value is an error, as in a field Kubernetes reads (the profile's substitution.strict)")
 	c.Flags().Var(shardFlag{&o.Shard}, "shard", "render only the i-th of n balanced slices of the tenants (one per CI job)")
+	return &rf
 }
 
 // rootFlags are --root and --load-restrictor: where the files a profile

@@ -218,7 +218,7 @@ func (o outcome) asksForValidation(cmd string) bool {
 	return o.code == exitError && o.stdout == "" && strings.HasPrefix(o.stderr, "krender: this "+cmd+" needs the API server's validation") && strings.Count(o.stderr, "\n") == 1
 }
 
-// TestLeanCheckAgrees runs every golden case of check and fn twice in
+// TestLeanCheckAgrees runs every golden case of check, fn and diff twice in
 // process: with the API server's validation, as krender-check does, and
 // without, as krender does, with no krender-check to be found (the
 // environment handed to it has no PATH). Without, a case either prints
@@ -240,7 +240,7 @@ func TestLeanCheckAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := strings.Fields(string(raw))
-		if strings.HasPrefix(name, "hostile/") || strings.HasPrefix(name, "output/") || len(args) == 0 || (args[0] != "check" && args[0] != "fn") {
+		if strings.HasPrefix(name, "hostile/") || strings.HasPrefix(name, "output/") || len(args) == 0 || (args[0] != "check" && args[0] != "fn" && args[0] != "diff") {
 			continue
 		}
 		stdin, err := os.ReadFile(filepath.Join(dir, "stdin"))

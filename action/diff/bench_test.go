@@ -1,0 +1,84 @@
+package diff_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/action/diff"
+	"github.com/krender/krender/files/output"
+	"github.com/krender/krender/internal/testing/fleetgen"
+	"github.com/krender/krender/lint/validator"
+)
+
+// baseOf is the fleet as it was before a pull request that changes app-01's
+// ConfigMap (a new hash: app-01 rolls in every tenant) and adds a pod
+// annotation to app-03's Deployment (it rolls too).
+func baseOf(b *testing.B, head fstest.MapFS) fstest.MapFS {
+	base := maps.Clone(head)
+	edit := func(name, old, new string) {
+		f := head[name]
+		if f == nil || !bytes.Contains(f.Data, []byte(old)) {
+			b.Fatalf("%s holds no %q", name, old)
+		}
+		base[name] = &fstest.MapFile{Data: bytes.Replace(f.Data, []byte(old), []byte(new), 1)}
+	}
+	edit(filepath.Join(fleetgen.AppsDir, "app-01", "configmap.yaml"), "cache.ttl=300", "cache.ttl=600")
+	edit(filepath.Join(fleetgen.AppsDir, "app-03", "deployment.yaml"), "      labels:\n        app: app-03\n        tenant: ${TENANT_ID}\n    spec:",
+		"      labels:\n        app: app-03\n        tenant: ${TENANT_ID}\n      annotations: {prometheus.io/scrape: \"true\"}\n    spec:")
+	return base
+}
+
+// BenchmarkDiffVsRender runs one render of the head (every tenant written
+// as one YAML stream, to nowhere), `krender diff` of the head against its
+// base (both sides rendered and compared, the changed workloads judged by
+// the API server's code) and against itself (nothing to judge: the cost of
+// two renders and the comparison), one after the other in the same process,
+// so that their ratios can be read from one run.
+func BenchmarkDiffVsRender(b *testing.B) {
+	for _, tenants := range []int{100, 1000} {
+		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
+		head := f.FS()
+		base := baseOf(b, head)
+		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
+		b.Run(fmt.Sprintf("tenants=%d/render", tenants), func(b *testing.B) {
+			for b.Loop() {
+				e, err := action.Engine(head, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := output.WriteStream(e, io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*f.Objects()), "ns/object")
+		})
+		for _, c := range []struct {
+			name  string
+			base  fstest.MapFS
+			rolls int
+		}{{"diff", base, 2 * tenants}, {"diff-unchanged", head, 0}} {
+			b.Run(fmt.Sprintf("tenants=%d/%s", tenants, c.name), func(b *testing.B) {
+				var res *diff.Result
+				for b.Loop() {
+					d := &diff.Diff{Options: action.Options{Paths: opts.Paths}, Profiles: []string{fleetgen.Profile},
+						Head: head, Base: c.base, BaseName: "base", Validator: validator.APIServer{}}
+					var err error
+					if res, err = d.Run(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*f.Objects()), "ns/object")
+				if res.Summary.Rolls != c.rolls {
+					b.Fatalf("%d workloads roll, want %d", res.Summary.Rolls, c.rolls)
+				}
+			})
+		}
+	}
+}

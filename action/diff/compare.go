@@ -1,0 +1,817 @@
+package diff
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/lint/verdict"
+	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/workload"
+	"github.com/krender/krender/render/contenthash"
+)
+
+// object is one rendered object, as the diff compares it.
+type object struct {
+	o                            *manifest.Object
+	group, kind, namespace, name string // name: before the hash
+	stored                       string // metadata.name as rendered
+	hashed                       bool
+	value                        any // the object as data: comments, styles and key order gone
+}
+
+func newObject(o *manifest.Object) *object {
+	obj := &object{o: o, group: o.Group(), kind: o.Kind(), namespace: o.Namespace(), stored: o.Name()}
+	obj.name = obj.stored
+	if n := manifest.ScalarAt(o.Node, "metadata", "labels", contenthash.NameLabel); n != "" && n != obj.stored {
+		obj.name, obj.hashed = n, true
+	}
+	return obj
+}
+
+// decode reads the object as data, once: only objects that differ are.
+func (o *object) decode() error {
+	if o.value != nil {
+		return nil
+	}
+	var v any
+	if err := o.o.Node.Decode(&v); err != nil {
+		return fmt.Errorf("%s: %v", o.o.Pos(o.o.Node), err)
+	}
+	o.value = v
+	return nil
+}
+
+// same reports whether two objects hold the same data, a hashed object's
+// name aside (its hash follows the content, compared by itself): the
+// nodes compared as data, without decoding them.
+func same(a, b *object) bool {
+	return sameNode(a.o.Node, b.o.Node, a.hashed && b.hashed, 0)
+}
+
+// sameNode compares two trees as data: mappings as key sets, scalars by
+// resolved tag and value, comments and styles ignored; skipName leaves
+// metadata.name out.
+func sameNode(a, b *yaml.Node, skipName bool, depth int) bool {
+	a, b = content(a), content(b)
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case yaml.ScalarNode:
+		return a.Value == b.Value && a.ShortTag() == b.ShortTag()
+	case yaml.SequenceNode:
+		return sameSequence(a, b, depth)
+	case yaml.MappingNode:
+		return sameMapping(a, b, skipName, depth)
+	}
+	return false
+}
+
+// content is n with aliases followed and a document's wrapper removed.
+func content(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		return content(n.Content[0])
+	}
+	return n
+}
+
+func sameSequence(a, b *yaml.Node, depth int) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameNode(a.Content[i], b.Content[i], false, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameMapping(a, b *yaml.Node, skipName bool, depth int) bool {
+	if len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := 0; i < len(a.Content); i += 2 {
+		k := a.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			return false // a key that is no string: compared as data
+		}
+		bv := manifest.Value(b, k.Value)
+		if bv == nil {
+			return false
+		}
+		same := sameNode
+		if depth == 0 && k.Value == "metadata" && skipName {
+			same = func(a, b *yaml.Node, _ bool, _ int) bool { return sameMetadata(a, b) }
+		}
+		if !same(a.Content[i+1], bv, false, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMetadata is sameNode of two metadata mappings but their names.
+func sameMetadata(a, b *yaml.Node) bool {
+	if a.Kind != yaml.MappingNode || b.Kind != yaml.MappingNode {
+		return sameNode(a, b, false, 1)
+	}
+	count := func(m *yaml.Node) int {
+		n := 0
+		for i := 0; i < len(m.Content); i += 2 {
+			if m.Content[i].Value != "name" {
+				n++
+			}
+		}
+		return n
+	}
+	if count(a) != count(b) {
+		return false
+	}
+	for i := 0; i < len(a.Content); i += 2 {
+		k := a.Content[i]
+		if k.Value == "name" {
+			continue
+		}
+		bv := manifest.Value(b, k.Value)
+		if bv == nil || !sameNode(a.Content[i+1], bv, false, 2) {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *object) key() string { return o.group + "/" + o.kind + "/" + o.namespace + "/" + o.name }
+
+// comparable is the object's value with a hashed object's name left out:
+// the hash follows the content, compared by itself.
+func (o *object) comparable() any {
+	if !o.hashed {
+		return o.value
+	}
+	m, ok := o.value.(map[string]any)
+	if !ok {
+		return o.value
+	}
+	c := maps1(m)
+	if md, ok := c["metadata"].(map[string]any); ok {
+		md = maps1(md)
+		delete(md, "name")
+		c["metadata"] = md
+	}
+	return c
+}
+
+func maps1(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// leaf is one difference between two values: at path, from old to new
+// (nil: absent); order says a list's items were reordered.
+type leaf struct {
+	path     []string
+	old, new any
+	order    bool
+}
+
+// leaves lists the differences between a and b, lists of named maps
+// (containers, env, ports, volumes) matched by name.
+func leaves(path []string, a, b any, out *[]leaf) {
+	if reflect.DeepEqual(a, b) {
+		return
+	}
+	if am, bm, ok := asMaps(a, b); ok {
+		for _, k := range unionKeys(am, bm) {
+			leaves(append(slices.Clip(path), k), am[k], bm[k], out)
+		}
+		return
+	}
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
+	if aok && bok && namedLeaves(path, al, bl, out) {
+		return
+	}
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			leaves(append(slices.Clip(path), fmt.Sprintf("[%d]", i)), al[i], bl[i], out)
+		}
+		return
+	}
+	*out = append(*out, leaf{path: path, old: a, new: b})
+}
+
+// asMaps are a and b as maps when both are, or one is and the other is
+// absent (a map added or removed: its keys).
+func asMaps(a, b any) (am, bm map[string]any, ok bool) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if a == nil && bok {
+		am, aok = map[string]any{}, true
+	}
+	if b == nil && aok {
+		bm, bok = map[string]any{}, true
+	}
+	return am, bm, aok && bok
+}
+
+// namedLeaves compares two lists of named maps item by item, by name, and
+// notes a new order of the items both hold; false when they are not such
+// lists.
+func namedLeaves(path []string, al, bl []any, out *[]leaf) bool {
+	an, bn := names(al), names(bl)
+	if an == nil || bn == nil {
+		return false
+	}
+	byName := func(l []any, n []string, name string) any {
+		if i := slices.Index(n, name); i >= 0 {
+			return l[i]
+		}
+		return nil
+	}
+	all := slices.Clone(an)
+	for _, n := range bn {
+		if !slices.Contains(all, n) {
+			all = append(all, n)
+		}
+	}
+	for _, n := range all {
+		leaves(append(slices.Clip(path), "["+n+"]"), byName(al, an, n), byName(bl, bn, n), out)
+	}
+	if !slices.Equal(kept(an, bn), kept(bn, an)) {
+		*out = append(*out, leaf{path: path, order: true})
+	}
+	return true
+}
+
+// kept are the names of a that b holds too, in a's order.
+func kept(a, b []string) []string {
+	var out []string
+	for _, n := range a {
+		if slices.Contains(b, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// names are the items' names when every item is a map with a distinct
+// string name, else nil.
+func names(l []any) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	var out []string
+	for _, it := range l {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return nil
+		}
+		n, ok := m["name"].(string)
+		if !ok || slices.Contains(out, n) {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// unit is one tenant's comparison.
+type unit struct {
+	v            verdict.Validator
+	crds         verdict.CRDs // the CRD files' definitions; nil without
+	diffs        bool         // Change.Diff wanted
+	profile      string
+	base, head   *unitObjects
+	renamed      map[string][]string // a hashed object's base name → why it changed
+	renamedTo    map[string]string   // base name → head name
+	secretValues []string
+	changedVars  []string
+}
+
+// compareUnit compares one tenant's two renders (an empty one where the
+// tenant is on one side only).
+func compareUnit(d *Diff, crds verdict.CRDs, profile string, base, head *unitObjects) ([]Change, error) {
+	u := &unit{v: d.Validator, diffs: d.Diffs, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
+	u.secrets()
+	u.variables()
+	baseBy := index(base.objects)
+	headBy := index(head.objects)
+	type pair struct{ old, new *object }
+	var pairs []pair
+	for _, k := range orderedKeys(head.objects) {
+		old := baseBy[k]
+		if old != nil && same(old, headBy[k]) {
+			continue
+		}
+		pairs = append(pairs, pair{old, headBy[k]})
+	}
+	for _, k := range orderedKeys(base.objects) {
+		if headBy[k] == nil {
+			pairs = append(pairs, pair{baseBy[k], nil})
+		}
+	}
+	// Hashed objects first: a workload's template names them.
+	for _, p := range pairs {
+		if p.old != nil && p.new != nil && p.old.hashed && p.new.stored != p.old.stored {
+			if err := p.old.decode(); err != nil {
+				return nil, err
+			}
+			if err := p.new.decode(); err != nil {
+				return nil, err
+			}
+			u.renamed[p.old.stored] = u.dataReasons(p.old, p.new, p.new.kind+" "+p.new.name+": ")
+			u.renamedTo[p.old.stored] = p.new.stored
+		}
+	}
+	var out []Change
+	for _, p := range pairs {
+		c, err := u.change(p.old, p.new)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func index(objs []*object) map[string]*object {
+	m := map[string]*object{}
+	for _, o := range objs {
+		if _, dup := m[o.key()]; !dup {
+			m[o.key()] = o
+		}
+	}
+	return m
+}
+
+func orderedKeys(objs []*object) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range objs {
+		if k := o.key(); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// secrets are the values of the variables that reach a Secret, on either
+// side: a reason never quotes them.
+func (u *unit) secrets() {
+	for _, side := range []*unitObjects{u.base, u.head} {
+		is := secretVars(side)
+		for name, v := range side.vars {
+			if v != "" && is(name) {
+				u.secretValues = append(u.secretValues, v)
+			}
+		}
+	}
+}
+
+// variables are the variables whose values differ between the sides.
+func (u *unit) variables() {
+	if u.base.vars == nil || u.head.vars == nil {
+		return
+	}
+	u.changedVars = changedVars(u.base, u.head)
+	sort.Strings(u.changedVars)
+}
+
+// variableReasons name the changed variables whose values the object's
+// differences show, base value before and head value after: `only the
+// tenant b's variable GREETING changed` where the tenant's own entry of the
+// profile sets it, else `variable GREETING changed`.
+func (u *unit) variableReasons(ls []leaf) []string {
+	var out []string
+	for _, name := range u.changedVars {
+		was, is := u.base.vars[name], u.head.vars[name]
+		for _, l := range ls {
+			if was != "" && is != "" && strings.Contains(fmt.Sprint(l.old), was) && strings.Contains(fmt.Sprint(l.new), is) {
+				out = append(out, u.variableReason(name))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (u *unit) variableReason(name string) string {
+	if u.head.own[name] || u.base.own[name] {
+		return fmt.Sprintf("only the tenant %s's variable %s changed", u.head.tenant, name)
+	}
+	return fmt.Sprintf("variable %s changed", name)
+}
+
+// change is the verdict on one object that differs.
+func (u *unit) change(old, new *object) (Change, error) {
+	o := new
+	if o == nil {
+		o = old
+	}
+	c := Change{Profile: u.profile, Tenant: u.head.tenant, Kind: o.kind, Namespace: o.namespace, Name: o.name, Apply: OK}
+	if u.head.tenant == "" {
+		c.Tenant = u.base.tenant
+	}
+	if u.diffs {
+		c.Diff = unified(old, new)
+	}
+	switch {
+	case old == nil:
+		c.Change, c.Reasons = Added, []string{"new in the head"}
+		return c, nil
+	case new == nil:
+		c.Change, c.Reasons = Removed, []string{"not in the head: kubectl apply leaves it in the cluster"}
+		return c, nil
+	}
+	c.Change = Modified
+	return c, u.modified(&c, old, new)
+}
+
+// modified words what changed in an object on both sides and judges it.
+func (u *unit) modified(c *Change, old, new *object) error {
+	if err := old.decode(); err != nil {
+		return err
+	}
+	if err := new.decode(); err != nil {
+		return err
+	}
+	var ls []leaf
+	leaves(nil, old.comparable(), new.comparable(), &ls)
+	c.Reasons = append(c.Reasons, u.variableReasons(ls)...)
+	if isData(new) {
+		c.Reasons = append(c.Reasons, u.dataReasons(old, new, "")...)
+	}
+	tpl := workload.TemplatePath(new.kind, new.group)
+	isWorkload := tpl != nil && new.kind != "PodTemplate"
+	tplChanged := false
+	for _, l := range ls {
+		switch {
+		case isData(new) && len(l.path) > 0 && dataKeys[l.path[0]]:
+		case isWorkload && hasPrefix(l.path, tpl):
+			tplChanged = true
+			c.Reasons = append(c.Reasons, u.templateReason(l, len(tpl))...)
+		default:
+			c.Reasons = append(c.Reasons, u.fieldReason(l))
+		}
+	}
+	up, err := u.judge(old, new, ls)
+	if err != nil {
+		return err
+	}
+	tplChanged = verdictOn(c, up, tplChanged)
+	if isWorkload {
+		c.Rollout = u.rollout(new, tplChanged)
+	}
+	return nil
+}
+
+// verdictOn writes the API server's judgement into c: its refusals, and
+// whether the pod template changed as stored (written: as written).
+func verdictOn(c *Change, up verdict.Update, written bool) (changed bool) {
+	changed = written
+	if up.Known {
+		if written && !up.Template {
+			c.Reasons = append(c.Reasons, "the pod template is stored the same (the API server's defaults and canonical forms)")
+		}
+		changed = up.Template
+	}
+	if len(up.Refused) > 0 {
+		c.Apply = Refused
+	}
+	for _, p := range up.Refused {
+		c.Reasons = append(c.Reasons, "refused: "+strings.TrimPrefix(p.Path+": "+shortValue(p.Msg), ": "))
+	}
+	c.Reasons = dedupe(c.Reasons)
+	return changed
+}
+
+// judge asks the API server's code about an update, where it has to: a
+// change the fields alone settle (labels and annotations, a mutable
+// ConfigMap's data, a custom resource without CRDs) does not need it.
+func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
+	if old.stored != new.stored {
+		return verdict.Update{}, nil // a hashed object's new version: created, not updated
+	}
+	custom := verdict.IsCustom(new.o)
+	if u.v != nil && !custom {
+		return u.v.Update(old.o, new.o)
+	}
+	if custom {
+		if u.crds != nil {
+			return u.crds.Update(old.o, new.o, new.namespace)
+		}
+		return verdict.Update{}, nil
+	}
+	for _, l := range ls {
+		if !settledByFields(old, new, l) {
+			return verdict.Update{}, ErrNeedsValidator
+		}
+	}
+	return verdict.Update{}, nil
+}
+
+// settledByFields says a difference needs no API server to judge: an
+// object's labels or annotations, a mutable ConfigMap's or Secret's data.
+func settledByFields(old, new *object, l leaf) bool {
+	switch {
+	case len(l.path) >= 2 && l.path[0] == "metadata" && (l.path[1] == "labels" || l.path[1] == "annotations"):
+		return true
+	case isData(new) && len(l.path) > 0 && dataKeys[l.path[0]]:
+		return !immutable(old) && !immutable(new)
+	}
+	return false
+}
+
+// rollout is a workload's fate when its template (as stored, or as
+// written where the validator does not know the kind) changed.
+func (u *unit) rollout(o *object, changed bool) string {
+	if !changed {
+		return None
+	}
+	switch o.kind {
+	case "CronJob":
+		return NextRun
+	case "ReplicaSet", "ReplicationController":
+		return None // its pods keep the template they were made from
+	case "StatefulSet", "DaemonSet":
+		if manifest.ScalarAt(o.o.Node, "spec", "updateStrategy", "type") == "OnDelete" {
+			return OnDelete
+		}
+	}
+	return Rolls
+}
+
+var dataKeys = map[string]bool{"data": true, "binaryData": true, "stringData": true}
+
+func isData(o *object) bool {
+	return o.group == "" && (o.kind == "ConfigMap" || o.kind == "Secret")
+}
+
+func immutable(o *object) bool {
+	m, _ := o.value.(map[string]any)
+	b, _ := m["immutable"].(bool)
+	return b
+}
+
+// dataReasons are a ConfigMap's or Secret's keys that changed, each
+// prefixed; a value is never quoted.
+func (u *unit) dataReasons(old, new *object, prefix string) []string {
+	keys := func(o *object) map[string]any {
+		out := map[string]any{}
+		m, _ := o.value.(map[string]any)
+		for k := range dataKeys {
+			if d, ok := m[k].(map[string]any); ok {
+				for key, v := range d {
+					out[key] = v
+				}
+			}
+		}
+		return out
+	}
+	a, b := keys(old), keys(new)
+	var out []string
+	for _, k := range unionKeys(a, b) {
+		av, aok := a[k]
+		bv, bok := b[k]
+		switch {
+		case !aok:
+			out = append(out, prefix+"key "+k+" added")
+		case !bok:
+			out = append(out, prefix+"key "+k+" removed")
+		case !reflect.DeepEqual(av, bv):
+			out = append(out, prefix+"key "+k+" changed")
+		}
+	}
+	return out
+}
+
+// templateReason says what a difference in a pod template does, in the
+// words a reviewer looks for; skip is the template path's length.
+func (u *unit) templateReason(l leaf, skip int) []string {
+	p := l.path[skip:]
+	if why, ok := u.renamed[str(l.old)]; ok && u.renamedTo[str(l.old)] == str(l.new) {
+		return why
+	}
+	if l.order {
+		return []string{"pod template " + dotted(p) + " order changed"}
+	}
+	if len(p) == 3 && p[0] == "metadata" && (p[1] == "annotations" || p[1] == "labels") {
+		return []string{"pod template " + strings.TrimSuffix(p[1], "s") + " " + p[2] + " " + u.how(l)}
+	}
+	if len(p) >= 4 && p[0] == "spec" && isContainerList(p[1]) {
+		if why := u.containerReason(l, p[3:]); why != "" {
+			return []string{why}
+		}
+	}
+	return []string{"pod template " + dotted(p) + ": " + u.fromTo(l)}
+}
+
+// containerReason words a container's image and env changes; p is the
+// path within the container. "" for other fields.
+func (u *unit) containerReason(l leaf, p []string) string {
+	switch {
+	case len(p) == 1 && p[0] == "image":
+		return u.image(l)
+	case len(p) < 2 || p[0] != "env":
+		return ""
+	}
+	name := strings.Trim(p[1], "[]")
+	switch {
+	case len(p) == 3 && p[2] == "value" && l.old != nil && l.new != nil:
+		return "env " + name + ": " + u.quote(l.old) + " → " + u.quote(l.new)
+	case len(p) == 2 && (l.old == nil || l.new == nil):
+		return "env " + name + " " + u.how(l)
+	}
+	return "env " + name + " changed"
+}
+
+func isContainerList(k string) bool { return slices.Contains(workload.ContainerLists, k) }
+
+// image says how an image changed: its tag (or digest) when the
+// repository stays.
+func (u *unit) image(l leaf) string {
+	a, b := str(l.old), str(l.new)
+	ar, at := splitImage(a)
+	br, bt := splitImage(b)
+	if l.old != nil && l.new != nil && ar == br {
+		return "image " + ar + ": " + at + " → " + bt
+	}
+	return "image: " + u.fromTo(l)
+}
+
+func splitImage(ref string) (repo, tag string) {
+	if i := strings.Index(ref, "@"); i >= 0 {
+		return ref[:i], ref[i+1:]
+	}
+	slash := strings.LastIndex(ref, "/")
+	if i := strings.LastIndex(ref, ":"); i > slash {
+		return ref[:i], ref[i+1:]
+	}
+	return ref, "latest"
+}
+
+// fieldReason says what changed outside a pod template.
+func (u *unit) fieldReason(l leaf) string {
+	if l.order {
+		return dotted(l.path) + " order changed"
+	}
+	return dotted(l.path) + ": " + u.fromTo(l)
+}
+
+func (u *unit) how(l leaf) string {
+	switch {
+	case l.old == nil:
+		return "added"
+	case l.new == nil:
+		return "removed"
+	}
+	return "changed"
+}
+
+func (u *unit) fromTo(l leaf) string {
+	switch {
+	case l.old == nil:
+		return "added"
+	case l.new == nil:
+		return "removed"
+	}
+	a, b := u.quote(l.old), u.quote(l.new)
+	if a == "…" || b == "…" {
+		return "changed"
+	}
+	return a + " → " + b
+}
+
+// quote is a short scalar as it is, else "…"; a secret's value never.
+func (u *unit) quote(v any) string {
+	switch v.(type) {
+	case map[string]any, []any, nil:
+		return "…"
+	}
+	s := fmt.Sprint(v)
+	if len(s) > 60 || strings.ContainsAny(s, "\n") {
+		return "…"
+	}
+	for _, sec := range u.secretValues {
+		if strings.Contains(s, sec) {
+			return "…"
+		}
+	}
+	return s
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func dotted(p []string) string {
+	var b strings.Builder
+	for i, k := range p {
+		if i > 0 && !strings.HasPrefix(k, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(k)
+	}
+	return b.String()
+}
+
+func hasPrefix(p, prefix []string) bool {
+	return len(p) >= len(prefix) && slices.Equal(p[:len(prefix)], prefix)
+}
+
+func dedupe(l []string) []string {
+	var out []string
+	for _, s := range l {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// unified is the object's diff, base to head, every Secret's values
+// redacted.
+func unified(old, new *object) string {
+	text := func(o *object) string {
+		if o == nil {
+			return ""
+		}
+		obj := o.o
+		if isData(o) && o.kind == "Secret" {
+			obj = redacted(obj)
+		}
+		b, err := manifest.MarshalObject(obj)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	name := "object"
+	if o := new; o != nil || old != nil {
+		if o == nil {
+			o = old
+		}
+		name = o.kind + "/" + o.name
+	}
+	return udiff.Unified("base/"+name, "head/"+name, text(old), text(new))
+}
+
+// redacted is a Secret with every value of data and stringData replaced.
+func redacted(o *manifest.Object) *manifest.Object {
+	c := o.Clone()
+	for k := range dataKeys {
+		m := manifest.Value(c.Node, k)
+		if m == nil {
+			continue
+		}
+		for i := 1; i < len(m.Content); i += 2 {
+			m.Content[i] = manifest.String("<redacted>")
+		}
+	}
+	return c
+}
+
+// shortValue is the API server's message with a long quoted value elided:
+// `Invalid value: {...}: field is immutable`.
+func shortValue(msg string) string {
+	const invalid = "Invalid value: "
+	rest, ok := strings.CutPrefix(msg, invalid)
+	if !ok || len(rest) <= 80 {
+		return msg
+	}
+	if i := strings.LastIndex(rest, ": "); i >= 0 {
+		return invalid + "…" + rest[i:]
+	}
+	return msg
+}
+
+// unionKeys are the keys of a and b, sorted.
+func unionKeys(a, b map[string]any) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}

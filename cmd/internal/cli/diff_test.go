@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/krender/krender/action/diff"
+	"github.com/krender/krender/files/filesys"
+	"github.com/krender/krender/files/userfs"
+)
+
+// gitRepo is a repository in a temporary directory holding the fleet
+// golden case's base as its one commit, then the head's files over it,
+// uncommitted; it returns the directory.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	top := t.TempDir()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = top
+		cmd.Env = []string{"HOME=" + top, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	copyTree(t, "../../../testdata/diff/fleet/base/fleet", top)
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-q", "-m", "base")
+	copyTree(t, "../../../testdata/diff/fleet/profile.yaml", filepath.Join(top, "profile.yaml"))
+	copyTree(t, "../../../testdata/diff/fleet/templates", filepath.Join(top, "templates"))
+	git("add", "profile.yaml") // staged: the index is the head's too, and stays so
+	return top
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.Walk(from, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func repoState(t *testing.T, top string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, args := range [][]string{{"status", "--porcelain"}, {"show-ref"}, {"stash", "list"}, {"ls-files", "-s"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = top
+		cmd.Env = []string{"HOME=" + top}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(out)
+	}
+	return b.String()
+}
+
+// TestDiffBaseFromGit: --base REF reads the base from git and says what
+// the --base-dir golden case says of the same two sides; the work tree,
+// index, stash and refs are as they were. An unknown REF is one line, and
+// nothing on stdout.
+func TestDiffBaseFromGit(t *testing.T) {
+	top := gitRepo(t)
+	before := repoState(t, top)
+	env := withGit(t, noEnv)
+	var out, errb bytes.Buffer
+	code := runWith([]string{"diff", "--base", "main", "-p", "profile.yaml", "-o", "json", "templates"}, strings.NewReader(""), &out, &errb, userfs.Dir(top), &filesys.Mem{}, env)
+	if code != exitFindings {
+		t.Fatalf("exit %d, want 1 (changes): %s", code, errb.String())
+	}
+	var fromGit diff.Result
+	if err := json.Unmarshal(out.Bytes(), &fromGit); err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("../../../testdata/diff/fleet-json/stdout.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fromDir diff.Result
+	if err := json.Unmarshal(golden, &fromDir); err != nil {
+		t.Fatal(err)
+	}
+	if len(fromGit.Changes) != len(fromDir.Changes) || len(fromGit.Changes) < 10 {
+		t.Fatalf("%d changes from git, %d from the directory", len(fromGit.Changes), len(fromDir.Changes))
+	}
+	for i, c := range fromGit.Changes {
+		d := fromDir.Changes[i]
+		if c.Kind != d.Kind || c.Name != d.Name || c.Verdict() != d.Verdict() || strings.Join(c.Reasons, "\n") != strings.Join(d.Reasons, "\n") {
+			t.Errorf("change %d: from git %+v, from the directory %+v", i, c, d)
+		}
+	}
+	if after := repoState(t, top); after != before {
+		t.Errorf("the repository changed:\n%s\nwas\n%s", after, before)
+	}
+	if bytes.Contains(out.Bytes(), []byte("s3cr3t")) {
+		t.Errorf("a Secret's value was printed")
+	}
+
+	out.Reset()
+	errb.Reset()
+	code = runWith([]string{"diff", "--base", "origin/nope", "-p", "profile.yaml", "templates"}, strings.NewReader(""), &out, &errb, userfs.Dir(top), &filesys.Mem{}, env)
+	if code != exitError || out.Len() != 0 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "--base origin/nope: no such commit") {
+		t.Errorf("unknown REF: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// TestDiffPrintsNoSecret: no format shows a Secret's value, of either side.
+func TestDiffPrintsNoSecret(t *testing.T) {
+	for _, format := range []string{"text", "markdown", "json"} {
+		var out bytes.Buffer
+		code := runWith([]string{"diff", "--base-dir", "base/fleet", "-p", "profile.yaml", "-o", format, "templates"}, strings.NewReader(""), &out, io.Discard, userfs.Dir("../../../testdata/diff/fleet"), &filesys.Mem{}, noEnv)
+		if code != exitFindings || !strings.Contains(out.String(), "api-token") {
+			t.Fatalf("-o %s: exit %d, the Secret's change not shown:\n%s", format, code, out.String())
+		}
+		if strings.Contains(out.String(), "s3cr3t") {
+			t.Errorf("-o %s printed a Secret's value", format)
+		}
+	}
+}
+
+// TestDiffMarkdownFitsAComment: a markdown diff longer than a comment is
+// cut, with a note where.
+func TestDiffMarkdownFitsAComment(t *testing.T) {
+	r := &diff.Result{Base: "main"}
+	for i := 0; i < 400; i++ {
+		r.Changes = append(r.Changes, diff.Change{Profile: "p.yaml", Tenant: "t", Kind: "Deployment", Name: "web", Change: diff.Modified, Rollout: diff.Rolls, Apply: diff.OK,
+			Reasons: []string{"image registry.example.com/web: 2.4.1 → 2.5.0"}, Diff: strings.Repeat("-  image: old\n+  image: new\n", 20)})
+	}
+	md := diffMarkdown(r, markdownLimit)
+	if len(md) > markdownLimit {
+		t.Fatalf("%d characters, over %d", len(md), markdownLimit)
+	}
+	if !strings.Contains(md, "Cut here to fit a comment") {
+		t.Errorf("no note where it was cut")
+	}
+}

@@ -1,0 +1,404 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/krender/krender/action"
+	"github.com/krender/krender/action/diff"
+	"github.com/krender/krender/files/filesys"
+	"github.com/krender/krender/lint/validator"
+)
+
+// The `krender diff` tier: each variant's base is applied to the cluster,
+// then its head over it; what the controllers then did (a new ReplicaSet or
+// ControllerRevision, a changed stored jobTemplate) or the API server
+// refused is the cluster's verdict, and krender diff's must equal it.
+
+// diffVariant is a base and a head of the same templates. Templates name
+// their namespace ${NAMESPACE}; profile, when set, writes the profile of
+// a side for the namespaces the test made (else one namespace, no tenants).
+type diffVariant struct {
+	name       string
+	base, head string
+	tenants    bool
+	// want is the verdict expected of each object, by "Kind/name" (and
+	// "@tenant" with tenants): the variant shows what it claims to.
+	want map[string]string
+}
+
+const diffDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: "${NAMESPACE}", labels: {app: web}}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: registry.invalid/krender/web:2.4.1
+          env: [{name: A, value: "1"}, {name: B, value: "2"}]
+          resources: {limits: {memory: 1024Mi, cpu: "0.5"}}
+          ports: [{containerPort: 8080}]
+`
+
+const diffConfigured = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: web-config, namespace: "${NAMESPACE}"}
+data: {app.properties: "feature.checkout=off\n"}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: web-secret, namespace: "${NAMESPACE}"}
+stringData: {token: base-token}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: registry.invalid/krender/web:2.4.1
+          env: [{name: GREETING, value: "${GREETING}"}]
+          envFrom: [{secretRef: {name: web-secret}}]
+          volumeMounts: [{name: config, mountPath: /etc/web/app.properties, subPath: app.properties}]
+      volumes: [{name: config, configMap: {name: web-config}}]
+`
+
+func statefulSet(strategy string) string {
+	return `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: "${NAMESPACE}"}
+spec:
+  replicas: 0
+  serviceName: db
+  updateStrategy: {type: ` + strategy + `}
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: "registry.invalid/krender/postgres:16.2"}]}
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`
+}
+
+func daemonSet(strategy string) string {
+	return `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: "${NAMESPACE}"}
+spec:
+  updateStrategy: {type: ` + strategy + `}
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: "registry.invalid/krender/agent:1.8.2"}]}
+`
+}
+
+const diffCronJob = `apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: "${NAMESPACE}"}
+spec:
+  schedule: "0 3 * * *"
+  suspend: true
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: report, image: "registry.invalid/krender/report:3.1.0", args: [--since, 24h]}]
+`
+
+const diffJob = `apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate, namespace: "${NAMESPACE}"}
+spec:
+  suspend: true
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: migrate, image: "registry.invalid/krender/migrate:5"}]
+`
+
+const diffImmutable = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: flags, namespace: "${NAMESPACE}"}
+immutable: true
+data: {level: info}
+`
+
+const diffPod = `apiVersion: v1
+kind: Pod
+metadata: {name: debug, namespace: "${NAMESPACE}"}
+spec:
+  containers: [{name: sh, image: "registry.invalid/krender/busybox:1.36", env: [{name: MODE, value: slow}]}]
+`
+
+const diffService = `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 8080}]
+`
+
+const diffClaim = `apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: "${NAMESPACE}"}
+spec:
+  storageClassName: standard
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+`
+
+func swap(s, old, new string) string {
+	if !strings.Contains(s, old) {
+		panic(fmt.Sprintf("%q not in the template", old))
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+var diffVariants = []diffVariant{
+	{name: "image", base: diffDeployment, head: swap(diffDeployment, "web:2.4.1", "web:2.5.0"), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "pull-policy-default", base: diffDeployment, head: swap(diffDeployment, "          env:", "          imagePullPolicy: IfNotPresent\n          env:"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "protocol-default", base: diffDeployment, head: swap(diffDeployment, "{containerPort: 8080}", "{containerPort: 8080, protocol: TCP}"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "termination-message-default", base: diffDeployment, head: swap(diffDeployment, "          env:", "          terminationMessagePath: /dev/termination-log\n          env:"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "pod-defaults", base: diffDeployment, head: swap(diffDeployment, "    spec:\n      containers:", "    spec:\n      restartPolicy: Always\n      dnsPolicy: ClusterFirst\n      containers:"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "memory-spelling", base: diffDeployment, head: swap(diffDeployment, "memory: 1024Mi", "memory: 1Gi"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "cpu-spelling", base: diffDeployment, head: swap(diffDeployment, `cpu: "0.5"`, "cpu: 500m"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "env-reordered", base: diffDeployment, head: swap(diffDeployment, `[{name: A, value: "1"}, {name: B, value: "2"}]`, `[{name: B, value: "2"}, {name: A, value: "1"}]`), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "replicas", base: diffDeployment, head: swap(diffDeployment, "replicas: 0", "replicas: 2"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "own-labels", base: diffDeployment, head: swap(diffDeployment, "labels: {app: web}}", "labels: {app: web, team: storefront}}"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "min-ready", base: diffDeployment, head: swap(diffDeployment, "  replicas: 0", "  minReadySeconds: 10\n  replicas: 0"), want: map[string]string{"Deployment/web": diff.None}},
+	{name: "pod-annotation", base: diffDeployment, head: swap(diffDeployment, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: web}, annotations: {prometheus.io/scrape: \"true\"}}"), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "selector", base: diffDeployment, head: strings.ReplaceAll(diffDeployment, "{app: web}}", "{app: web, v: \"2\"}}"), want: map[string]string{"Deployment/web": diff.Refused}},
+	{name: "hashed-configmap", base: diffConfigured, head: swap(diffConfigured, "checkout=off", "checkout=on"), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "hashed-secret", base: diffConfigured, head: swap(diffConfigured, "token: base-token", "token: head-token"), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "renamed-configmap", base: diffConfigured, head: strings.ReplaceAll(diffConfigured, "web-config", "web-settings"), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "one-tenant", tenants: true, base: diffConfigured, head: diffConfigured, want: map[string]string{"Deployment/web@a": diff.None, "Deployment/web@b": diff.Rolls}},
+	{name: "statefulset-rolling", base: statefulSet("RollingUpdate"), head: swap(statefulSet("RollingUpdate"), "16.2", "16.4"), want: map[string]string{"StatefulSet/db": diff.Rolls}},
+	{name: "statefulset-on-delete", base: statefulSet("OnDelete"), head: swap(statefulSet("OnDelete"), "16.2", "16.4"), want: map[string]string{"StatefulSet/db": diff.OnDelete}},
+	{name: "statefulset-storage", base: statefulSet("RollingUpdate"), head: swap(statefulSet("RollingUpdate"), "storage: 1Gi", "storage: 2Gi"), want: map[string]string{"StatefulSet/db": diff.Refused}},
+	{name: "daemonset-rolling", base: daemonSet("RollingUpdate"), head: swap(daemonSet("RollingUpdate"), "1.8.2", "1.9.0"), want: map[string]string{"DaemonSet/agent": diff.Rolls}},
+	{name: "daemonset-on-delete", base: daemonSet("OnDelete"), head: swap(daemonSet("OnDelete"), "1.8.2", "1.9.0"), want: map[string]string{"DaemonSet/agent": diff.OnDelete}},
+	{name: "cronjob-template", base: diffCronJob, head: swap(diffCronJob, "24h", "48h"), want: map[string]string{"CronJob/report": diff.NextRun}},
+	{name: "cronjob-schedule", base: diffCronJob, head: swap(diffCronJob, "0 3 * * *", "0 4 * * *"), want: map[string]string{"CronJob/report": diff.None}},
+	{name: "job-template", base: diffJob, head: swap(diffJob, "migrate:5", "migrate:6"), want: map[string]string{"Job/migrate": diff.Refused}},
+	{name: "pod-env", base: diffPod, head: swap(diffPod, "value: slow", "value: fast"), want: map[string]string{"Pod/debug": diff.Refused}},
+	{name: "service-port", base: diffService, head: swap(diffService, "targetPort: 8080", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
+	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
+	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
+}
+
+// TestDiffVerdictsMatchTheCluster applies each variant's base, then its
+// head, and holds krender diff's verdicts to what the cluster did.
+func TestDiffVerdictsMatchTheCluster(t *testing.T) {
+	if len(diffVariants) < 20 {
+		t.Fatalf("%d variants: the tier holds krender diff to at least 20", len(diffVariants))
+	}
+	seen := map[string]bool{}
+	for _, v := range diffVariants {
+		for _, w := range v.want {
+			seen[w] = true
+		}
+	}
+	for _, w := range []string{diff.Rolls, diff.OnDelete, diff.NextRun, diff.None, diff.Refused} {
+		if !seen[w] {
+			t.Errorf("no variant shows %s", w)
+		}
+	}
+	for _, v := range diffVariants {
+		t.Run(v.name, func(t *testing.T) {
+			t.Parallel()
+			runDiffVariant(t, v)
+		})
+	}
+}
+
+func runDiffVariant(t *testing.T, v diffVariant) {
+	ns := newNamespace(t, "krender-diff-"+v.name)
+	dir := t.TempDir()
+	tenants := map[string]string{"": ns} // tenant → namespace
+	if v.tenants {
+		tenants = map[string]string{"a": ns, "b": newNamespace(t, "krender-diff-"+v.name+"-b")}
+	}
+	for side, text := range map[string]string{"base": v.base, "head": v.head} {
+		writeFile(t, filepath.Join(dir, side, "templates", "objects.yaml"), text)
+		writeFile(t, filepath.Join(dir, side, "profile.yaml"), diffProfile(tenants, side == "head"))
+	}
+	base, head := filesys.Dir(filepath.Join(dir, "base")), filesys.Dir(filepath.Join(dir, "head"))
+	opts := action.Options{Profile: "profile.yaml", Paths: []string{"templates"}}
+
+	d := &diff.Diff{Options: action.Options{Paths: []string{"templates"}}, Profiles: []string{"profile.yaml"},
+		Head: head, Base: base, BaseName: "base", Validator: validator.APIServer{}}
+	res, err := d.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	kubectlOK(t, renderTo(t, base, opts), "apply", "-f", "-")
+	before := map[string]clusterState{}
+	for key, w := range workloadsOf(v, tenants) {
+		before[key] = readState(t, w, true)
+	}
+	out, _ := kubectl(t, renderTo(t, head, opts), "apply", "-f", "-")
+	refused := refusals(out)
+	for key, w := range workloadsOf(v, tenants) {
+		cluster := diff.None
+		switch {
+		case refused[w.kind+"/"+w.name]:
+			cluster = diff.Refused
+		default:
+			cluster = before[key].verdict(readState(t, w, false))
+		}
+		krender := diff.None
+		for _, c := range res.Changes {
+			if c.Kind == w.kind && c.Name == w.name && c.Namespace == w.ns {
+				krender = c.Verdict()
+			}
+		}
+		if krender != cluster || cluster != v.want[key] {
+			t.Errorf("%s: krender diff says %s, the cluster did %s, the variant is meant to show %s\napply said:\n%s", key, krender, cluster, v.want[key], out)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// diffProfile is a side's profile: one namespace, or tenants a and b, b's
+// GREETING changed at the head.
+func diffProfile(tenants map[string]string, head bool) string {
+	if ns, ok := tenants[""]; ok {
+		return fmt.Sprintf("vars: {NAMESPACE: %s, GREETING: hello}\n", ns)
+	}
+	greeting := "hello"
+	if head {
+		greeting = "bonjour"
+	}
+	return fmt.Sprintf("tenants:\n  a:\n    vars: {NAMESPACE: %s, GREETING: hello}\n  b:\n    vars: {NAMESPACE: %s, GREETING: %s}\n", tenants["a"], tenants["b"], greeting)
+}
+
+// diffWorkload is one object a variant judges, in its namespace.
+type diffWorkload struct{ kind, name, ns string }
+
+func workloadsOf(v diffVariant, tenants map[string]string) map[string]diffWorkload {
+	out := map[string]diffWorkload{}
+	for key := range v.want {
+		id, tenant, _ := strings.Cut(key, "@")
+		kind, name, _ := strings.Cut(id, "/")
+		out[key] = diffWorkload{kind: kind, name: name, ns: tenants[tenant]}
+	}
+	return out
+}
+
+var invalid = regexp.MustCompile(`The (\w+) "([^"]+)" is invalid`)
+
+// refusals are the objects kubectl apply's output says the API server
+// refused, as "Kind/name": each variant applies to namespaces of its own.
+func refusals(out string) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range invalid.FindAllStringSubmatch(out, -1) {
+		m[s[1]+"/"+s[2]] = true
+	}
+	return m
+}
+
+// clusterState is what a workload's controller made of it: its revisions
+// (ReplicaSets, ControllerRevisions) or a CronJob's stored jobTemplate.
+type clusterState struct {
+	kind      string
+	revisions []string
+	template  string
+	onDelete  bool
+}
+
+func (before clusterState) verdict(after clusterState) string {
+	switch before.kind {
+	case "CronJob":
+		if after.template != before.template {
+			return diff.NextRun
+		}
+		return diff.None
+	case "Job", "ConfigMap", "Pod", "Service", "PersistentVolumeClaim":
+		return diff.None
+	}
+	for _, r := range after.revisions {
+		if !slices.Contains(before.revisions, r) {
+			if after.onDelete {
+				return diff.OnDelete
+			}
+			return diff.Rolls
+		}
+	}
+	return diff.None
+}
+
+// readState waits for the workload's controller to have seen its latest
+// generation (and, first, made its first revision), then reads it.
+func readState(t *testing.T, w diffWorkload, first bool) clusterState {
+	t.Helper()
+	s := clusterState{kind: w.kind}
+	resource := map[string]string{"Deployment": "replicasets", "StatefulSet": "controllerrevisions", "DaemonSet": "controllerrevisions"}[w.kind]
+	if w.kind == "CronJob" {
+		var cj struct {
+			Spec struct {
+				JobTemplate any `json:"jobTemplate"`
+			} `json:"spec"`
+		}
+		kubectlJSON(t, &cj, "get", "-n", w.ns, "cronjob", w.name)
+		s.template = fmt.Sprint(cj.Spec.JobTemplate)
+		return s
+	}
+	if resource == "" {
+		return s
+	}
+	waitUntil(t, w.kind+" "+w.name+"'s controller sees its generation", func() (bool, string) {
+		var o kobj
+		kubectlJSON(t, &o, "get", "-n", w.ns, strings.ToLower(w.kind), w.name)
+		s.revisions = s.revisions[:0]
+		for _, r := range listObjects(t, w.ns, resource) {
+			for _, ref := range r.Metadata.OwnerReferences {
+				if ref.Kind == w.kind && ref.Name == w.name {
+					s.revisions = append(s.revisions, r.Metadata.Name)
+				}
+			}
+		}
+		var spec struct {
+			UpdateStrategy struct {
+				Type string `json:"type"`
+			} `json:"updateStrategy"`
+		}
+		if err := json.Unmarshal(o.Spec, &spec); err != nil {
+			t.Fatal(err)
+		}
+		s.onDelete = spec.UpdateStrategy.Type == "OnDelete"
+		return o.Status.ObservedGeneration >= o.Metadata.Generation && (!first || len(s.revisions) > 0),
+			fmt.Sprintf("generation %d, observed %d, %d revisions", o.Metadata.Generation, o.Status.ObservedGeneration, len(s.revisions))
+	})
+	return s
+}

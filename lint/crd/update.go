@@ -1,0 +1,111 @@
+package crd
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/cel/common"
+
+	"github.com/krender/krender/lint/verdict"
+	"github.com/krender/krender/model/manifest"
+)
+
+// Update is what the API server says of new, a custom resource, applied
+// over old, the same one as stored: the CRD found for its kind (in the
+// CRD files), each side decoded and defaulted as a create stores it, then
+// customResourceStrategy.ValidateUpdate: the schema, the embedded objects,
+// the list types and the x-kubernetes-validations rules with oldSelf (the
+// transition rules). Nothing is refused where no CRD defines the kind.
+func (c *Catalog) Update(old, new *manifest.Object, namespace string) (verdict.Update, error) {
+	d := c.files[schema.GroupKind{Group: new.Group(), Kind: new.Kind()}]
+	if d == nil || len(d.Problems) > 0 {
+		return verdict.Update{}, nil
+	}
+	return d.update(old, new, namespace)
+}
+
+func (d *Definition) update(old, new *manifest.Object, namespace string) (_ verdict.Update, err error) {
+	defer recovered(&err, fmt.Sprintf("%s %s %q", new.APIVersion(), new.Kind(), new.Name()))
+	stored, err := d.stored(old, namespace)
+	if err != nil || stored == nil {
+		return verdict.Update{}, err
+	}
+	applied, err := d.stored(new, namespace)
+	if err != nil || applied == nil {
+		return verdict.Update{}, err
+	}
+	var u verdict.Update
+	for _, e := range sortErrors(validateUpdate(applied.u, stored.u, applied.ver, d.Namespaced)) {
+		u.Refused = append(u.Refused, verdict.Problem{Kind: verdict.Invalid, Node: locate(new, e.Field), Path: e.Field, Msg: e.ErrorBody()})
+	}
+	return u, nil
+}
+
+// decoded is a custom resource as a create stores it, and its version.
+type decoded struct {
+	u   map[string]any
+	ver *version
+}
+
+// stored is o decoded, pruned, defaulted and prepared as the API server
+// stores a create; nil where its version is not served (Validate says so).
+func (d *Definition) stored(o *manifest.Object, namespace string) (*decoded, error) {
+	if err := o.CheckNodes(); err != nil {
+		return nil, err
+	}
+	gv, _ := schema.ParseGroupVersion(o.APIVersion())
+	ver := d.versions[gv.Version]
+	if ver == nil || !ver.served {
+		return nil, nil
+	}
+	u, p, err := object(o, d.viaJSON)
+	if p != nil {
+		return nil, fmt.Errorf("%s: %s", o.Pos(p.Node), p.Msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := decode(u, ver); err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+	}
+	structuraldefaulting.Default(u, ver.structural)
+	prepareForCreate(u, ver, d.Namespaced, namespace)
+	return &decoded{u, ver}, nil
+}
+
+// validateUpdate is customResourceStrategy.ValidateUpdate (with the
+// validator's ValidateUpdate), ratcheting as the API server does by
+// default (CRDValidationRatcheting): a value old already had that the
+// schema now refuses does not refuse the update.
+func validateUpdate(u, old map[string]any, ver *version, namespaced bool) field.ErrorList {
+	obj, oldObj := &unstructured.Unstructured{Object: u}, &unstructured.Unstructured{Object: old}
+	for _, o := range []*unstructured.Unstructured{obj, oldObj} { // as stored, and as the update names it
+		o.SetResourceVersion("1")
+		o.SetUID("00000000-0000-0000-0000-000000000001")
+	}
+	errs := metavalidation.ValidateObjectMetaAccessor(obj, namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	errs = append(errs, metavalidation.ValidateObjectMetaAccessorUpdate(obj, oldObj, field.NewPath("metadata"))...)
+	correlated := common.NewCorrelatedObject(u, old, &model.Structural{Structural: ver.structural})
+	errs = append(errs, apiservervalidation.ValidateCustomResourceUpdate(nil, u, old, ver.validator, apiservervalidation.WithRatcheting(correlated))...)
+	errs = append(errs, validateScaleSpec(u, ver)...)
+	errs = append(errs, schemaobjectmeta.Validate(nil, u, ver.structural, false)...)
+	if oldErrs := structurallisttype.ValidateListSetsAndMaps(nil, ver.structural, old); len(oldErrs) == 0 {
+		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, ver.structural, u)...)
+	}
+	if ver.cel != nil && !blocking(errs) {
+		celErrs, _ := ver.cel.Validate(context.Background(), nil, ver.structural, u, old, celconfig.RuntimeCELCostBudget, cel.WithRatcheting(correlated))
+		errs = append(errs, celErrs...)
+	}
+	return errs
+}

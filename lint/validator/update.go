@@ -1,0 +1,168 @@
+package validator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	kjson "sigs.k8s.io/json"
+	k8syaml "sigs.k8s.io/yaml"
+
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/apis/apps"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install" // the apps group's defaults and conversions
+	"k8s.io/kubernetes/pkg/apis/batch"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
+	api "k8s.io/kubernetes/pkg/apis/core"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
+	"k8s.io/kubernetes/pkg/registry/apps/deployment"
+	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
+	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
+	"k8s.io/kubernetes/pkg/registry/batch/job"
+	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
+	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/secret"
+	"k8s.io/kubernetes/pkg/registry/core/service"
+
+	"github.com/krender/krender/lint/fieldcheck"
+	"github.com/krender/krender/lint/verdict"
+	"github.com/krender/krender/model/manifest"
+)
+
+// strategy is what the API server's registry does with one kind: the
+// create and update strategies of k8s.io/kubernetes/pkg/registry, and
+// where the kind keeps what its controller rolls out.
+type strategy struct {
+	rest.RESTCreateUpdateStrategy
+	template func(runtime.Object) any // nil: no pod template
+}
+
+var strategies = map[schema.GroupKind]strategy{
+	{Group: "apps", Kind: "Deployment"}:  {deployment.Strategy, func(o runtime.Object) any { return o.(*apps.Deployment).Spec.Template }},
+	{Group: "apps", Kind: "StatefulSet"}: {statefulset.Strategy, func(o runtime.Object) any { return o.(*apps.StatefulSet).Spec.Template }},
+	{Group: "apps", Kind: "DaemonSet"}:   {daemonset.Strategy, func(o runtime.Object) any { return o.(*apps.DaemonSet).Spec.Template }},
+	{Group: "apps", Kind: "ReplicaSet"}:  {replicaset.Strategy, func(o runtime.Object) any { return o.(*apps.ReplicaSet).Spec.Template }},
+	{Group: "batch", Kind: "Job"}:        {job.Strategy, func(o runtime.Object) any { return o.(*batch.Job).Spec.Template }},
+	{Group: "batch", Kind: "CronJob"}:    {cronjob.Strategy, func(o runtime.Object) any { return o.(*batch.CronJob).Spec.JobTemplate }},
+	{Kind: "Pod"}:                        {pod.Strategy, func(o runtime.Object) any { return o.(*api.Pod).Spec }},
+	{Kind: "ConfigMap"}:                  {configmap.Strategy, nil},
+	{Kind: "Secret"}:                     {secret.Strategy, nil},
+	{Kind: "Service"}:                    {service.Strategy, nil},
+	{Kind: "PersistentVolumeClaim"}:      {persistentvolumeclaim.Strategy, nil},
+}
+
+// Update judges new applied over old as the API server does: each is
+// decoded into its versioned type, defaulted (SetObjectDefaults_*) and
+// converted to the internal type, old as its create stored it, then new
+// through the registry's update (rest.BeforeUpdate: PrepareForUpdate and
+// the kind's Validate*Update). The pod templates are compared as stored.
+func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
+	gv, err := schema.ParseGroupVersion(new.APIVersion())
+	if err != nil {
+		return verdict.Update{}, nil
+	}
+	gvk := gv.WithKind(new.Kind())
+	st, ok := strategies[gvk.GroupKind()]
+	if !ok || !legacyscheme.Scheme.Recognizes(gvk) {
+		return verdict.Update{}, nil
+	}
+	ns := new.Namespace()
+	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	stored, err := internal(old, gvk)
+	if err != nil {
+		return verdict.Update{}, err
+	}
+	applied, err := internal(new, gvk)
+	if err != nil {
+		return verdict.Update{}, err
+	}
+	created := metav1.Now()
+	for _, o := range []runtime.Object{stored, applied} {
+		m := o.(metav1.Object)
+		m.SetUID(types.UID("00000000-0000-0000-0000-000000000001"))
+		m.SetCreationTimestamp(created)
+		m.SetResourceVersion("1")
+		if !st.NamespaceScoped() {
+			m.SetNamespace("")
+		}
+	}
+	st.PrepareForCreate(ctx, stored)
+	st.Canonicalize(stored)
+	// What the server wrote into the stored object (a Job's selector and
+	// pod labels) stays under a client-side apply that never named it.
+	st.PrepareForCreate(ctx, applied)
+	u := verdict.Update{Known: true}
+	if err := rest.BeforeUpdate(st, ctx, applied, stored); err != nil {
+		u.Refused = problems(err)
+	}
+	if st.template != nil {
+		u.Template = !apiequality.Semantic.DeepEqual(st.template(stored), st.template(applied))
+	}
+	return u, nil
+}
+
+// internal is o decoded into its versioned Go type, defaulted and converted
+// to the API server's internal type.
+func internal(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {
+	js, err := sent(o)
+	if err != nil {
+		return nil, err
+	}
+	versioned, err := legacyscheme.Scheme.New(gvk)
+	if err != nil {
+		return nil, err
+	}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, versioned); err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+	}
+	legacyscheme.Scheme.Default(versioned)
+	out, err := legacyscheme.Scheme.ConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+	}
+	return out, nil
+}
+
+// problems are an update's refusal as the API server words it: each
+// cause's field and message.
+func problems(err error) []verdict.Problem {
+	var se *apierrors.StatusError
+	if !errors.As(err, &se) || se.ErrStatus.Details == nil || len(se.ErrStatus.Details.Causes) == 0 {
+		return []verdict.Problem{{Kind: verdict.Invalid, Msg: err.Error()}}
+	}
+	var out []verdict.Problem
+	for _, c := range se.ErrStatus.Details.Causes {
+		out = append(out, verdict.Problem{Kind: verdict.Invalid, Path: c.Field, Msg: c.Message})
+	}
+	return out
+}
+
+// sent is o as JSON, as kubectl sends it: read from the node tree where
+// fieldcheck.Value is sure of every value, else the bytes kubectl reads
+// (krender's printer) read as kubectl reads them (sigs.k8s.io/yaml).
+func sent(o *manifest.Object) ([]byte, error) {
+	if v, ok := fieldcheck.Value(o.Node); ok {
+		return json.Marshal(v)
+	}
+	text, err := manifest.MarshalObject(o)
+	if err != nil {
+		return nil, err
+	}
+	js, err := k8syaml.YAMLToJSON(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+	}
+	return js, nil
+}

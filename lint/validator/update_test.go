@@ -1,0 +1,104 @@
+package validator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/krender/krender/model/manifest"
+)
+
+func object(t *testing.T, text string) *manifest.Object {
+	t.Helper()
+	objs, err := manifest.Parse(manifest.NewSource("x.yaml", []byte(text)))
+	if err != nil || len(objs) != 1 {
+		t.Fatalf("parse: %v (%d objects)", err, len(objs))
+	}
+	return objs[0]
+}
+
+const web = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: registry.example.com/web:2.4.1
+          env: [{name: A, value: "1"}, {name: B, value: "2"}]
+          resources: {limits: {memory: 1024Mi, cpu: "0.5"}}
+          ports: [{containerPort: 8080}]
+`
+
+// TestUpdateAsTheAPIServerStores: defaults written out and quantities
+// respelled are stored the same; a reordered env is not; an immutable
+// field changed is refused with the API server's words.
+func TestUpdateAsTheAPIServerStores(t *testing.T) {
+	for _, c := range []struct {
+		name, from, to string
+		template       bool
+		refused        string
+	}{
+		{"defaults", "ports: [{containerPort: 8080}]", "ports: [{containerPort: 8080, protocol: TCP}]\n          imagePullPolicy: IfNotPresent\n          terminationMessagePath: /dev/termination-log", false, ""},
+		{"pod defaults", "    spec:\n      containers:", "    spec:\n      restartPolicy: Always\n      dnsPolicy: ClusterFirst\n      containers:", false, ""},
+		{"quantities", `{memory: 1024Mi, cpu: "0.5"}`, `{memory: 1Gi, cpu: 500m}`, false, ""},
+		{"env order", `[{name: A, value: "1"}, {name: B, value: "2"}]`, `[{name: B, value: "2"}, {name: A, value: "1"}]`, true, ""},
+		{"image", "web:2.4.1", "web:2.5.0", true, ""},
+		{"selector", "selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}", "selector: {matchLabels: {app: web, v: \"2\"}}\n  template:\n    metadata: {labels: {app: web, v: \"2\"}}", true, "spec.selector"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(web, c.from) {
+				t.Fatalf("%q is not in the Deployment", c.from)
+			}
+			u, err := APIServer{}.Update(object(t, web), object(t, strings.Replace(web, c.from, c.to, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !u.Known || u.Template != c.template {
+				t.Errorf("Known %v, Template %v; want the template to differ: %v", u.Known, u.Template, c.template)
+			}
+			if c.refused == "" && len(u.Refused) > 0 || c.refused != "" && (len(u.Refused) == 0 || u.Refused[0].Path != c.refused || !strings.Contains(u.Refused[0].Msg, "field is immutable")) {
+				t.Errorf("refused %+v, want %q", u.Refused, c.refused)
+			}
+		})
+	}
+}
+
+// TestUpdateRefusals: the API server's update validation, kind by kind.
+func TestUpdateRefusals(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\nimmutable: true\ndata: {k: V}\n"
+	sts := `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec:
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: postgres:16}]}
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`
+	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: m, namespace: shop}\nspec:\n  template:\n    spec: {restartPolicy: Never, containers: [{name: m, image: migrate:5}]}\n"
+	for _, c := range []struct{ name, old, new, path, msg string }{
+		{"immutable ConfigMap", cm, strings.Replace(cm, "k: V", "k: W", 1), "data", "field is immutable"},
+		{"StatefulSet storage", sts, strings.Replace(sts, "storage: 1Gi", "storage: 2Gi", 1), "spec", "Forbidden"},
+		{"Job template", job, strings.Replace(job, "migrate:5", "migrate:6", 1), "spec.template", "field is immutable"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			u, err := APIServer{}.Update(object(t, c.old), object(t, c.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(u.Refused) == 0 || u.Refused[0].Path != c.path || !strings.Contains(u.Refused[0].Msg, c.msg) {
+				t.Errorf("refused %+v, want %s: …%s…", u.Refused, c.path, c.msg)
+			}
+			if u, _ := (APIServer{}).Update(object(t, c.old), object(t, c.old)); len(u.Refused) > 0 || u.Template {
+				t.Errorf("the same object over itself: %+v", u)
+			}
+		})
+	}
+}
