@@ -52,6 +52,7 @@ type Diff struct {
 
 // Run renders both sides of every profile and compares them.
 func (d *Diff) Run(ctx context.Context) (*Result, error) {
+	d.Context = ctx // every stage of both sides stops with it
 	if len(d.Profiles) == 0 {
 		return nil, fmt.Errorf("a profile is required (-p PROFILE)")
 	}

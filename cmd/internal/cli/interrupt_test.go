@@ -214,8 +214,13 @@ func TestSignalMidRender(t *testing.T) {
 		sig  syscall.Signal
 		code int
 		name string
-	}{{"render", syscall.SIGINT, 130, "SIGINT"}, {"check", syscall.SIGTERM, 143, "SIGTERM"}, {"vars", syscall.SIGINT, 130, "SIGINT"}} {
-		cmd := exec.Command(bin, c.cmd, "-p", "p.yaml", "s.yaml")
+	}{{"render", syscall.SIGINT, 130, "SIGINT"}, {"check", syscall.SIGTERM, 143, "SIGTERM"}, {"vars", syscall.SIGINT, 130, "SIGINT"},
+		{"diff", syscall.SIGTERM, 143, "SIGTERM"}} {
+		args := []string{c.cmd, "-p", "p.yaml", "s.yaml"}
+		if c.cmd == "diff" { // both sides from this directory: two full renders
+			args = append(args, "--base-dir", ".")
+		}
+		cmd := exec.Command(bin, args...)
 		var stdout, stderr bytes.Buffer
 		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &stdout, &stderr
 		cmd.Env = append(os.Environ(), "TMPDIR="+filepath.Join(dir, "tmp"))
