@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/lint/verdict"
@@ -459,12 +457,13 @@ func (u *unit) modified(c *Change, old, new *object) error {
 	tpl := workload.TemplatePath(new.kind, new.group)
 	isWorkload := tpl != nil && new.kind != "PodTemplate"
 	tplChanged := false
+	var tplLeaves []leaf
 	for _, l := range ls {
 		switch {
 		case isData(new) && len(l.path) > 0 && dataKeys[l.path[0]]:
 		case isWorkload && hasPrefix(l.path, tpl):
 			tplChanged = true
-			c.Reasons = append(c.Reasons, u.templateReason(l, len(tpl))...)
+			tplLeaves = append(tplLeaves, l)
 		default:
 			c.Reasons = append(c.Reasons, u.fieldReason(l))
 		}
@@ -472,6 +471,17 @@ func (u *unit) modified(c *Change, old, new *object) error {
 	up, err := u.judge(old, new, ls)
 	if err != nil {
 		return err
+	}
+	if up.Template && up.Stored[0] != nil {
+		// only what differs as stored: a default written out rolls nothing
+		tplLeaves = tplLeaves[:0]
+		leaves(nil, at(up.Stored[0], tpl), at(up.Stored[1], tpl), &tplLeaves)
+		for i := range tplLeaves {
+			tplLeaves[i].path = append(slices.Clip(tpl), tplLeaves[i].path...)
+		}
+	}
+	for _, l := range tplLeaves {
+		c.Reasons = append(c.Reasons, u.templateReason(l, len(tpl))...)
 	}
 	tplChanged = verdictOn(c, up, tplChanged)
 	if isWorkload {
@@ -769,7 +779,7 @@ func unified(old, new *object) string {
 		}
 		name = o.kind + "/" + o.name
 	}
-	return udiff.Unified("base/"+name, "head/"+name, text(old), text(new))
+	return unifiedText("base/"+name, "head/"+name, text(old), text(new))
 }
 
 // redacted is a Secret with every value of data and stringData replaced.
@@ -814,4 +824,13 @@ func unionKeys(a, b map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// at is v's value at path, nil where there is none.
+func at(v any, path []string) any {
+	for _, k := range path {
+		m, _ := v.(map[string]any)
+		v = m[k]
+	}
+	return v
 }

@@ -110,7 +110,29 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	if st.template != nil {
 		u.Template = !apiequality.Semantic.DeepEqual(st.template(stored), st.template(applied))
 	}
+	if u.Template {
+		for i, o := range []runtime.Object{stored, applied} {
+			if u.Stored[i], err = asStored(o, gvk.GroupVersion()); err != nil {
+				return verdict.Update{}, err
+			}
+		}
+	}
 	return u, nil
+}
+
+// asStored is an internal object in gv as JSON values, as the API server
+// serves what it stored.
+func asStored(o runtime.Object, gv schema.GroupVersion) (any, error) {
+	versioned, err := legacyscheme.Scheme.ConvertToVersion(o.DeepCopyObject(), gv)
+	if err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(versioned)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	return v, json.Unmarshal(js, &v)
 }
 
 // internal is o decoded into its versioned Go type, defaulted and converted

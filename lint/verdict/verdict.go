@@ -121,4 +121,8 @@ type Update struct {
 	// Refused are the update validation's errors, Path the field and Msg
 	// the API server's message; none: the apply is accepted.
 	Refused []Problem
+	// Stored are old and new as the API server stores them (defaulted,
+	// canonical, as JSON values), set when Template is: a difference
+	// written out that the stored forms lack is no reason to roll.
+	Stored [2]any
 }
