@@ -50,7 +50,7 @@ func TestCRDAcrossTenants(t *testing.T) {
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config: check.Config{Validator: validator.APIServer{}}}).Run()
+	fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Validator: validator.APIServer{}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestNeedsValidator(t *testing.T) {
 				fsys[name] = &fstest.MapFile{Data: []byte(text)}
 			}
 			opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}
-			want, err := (&action.Check{FS: fsys, Options: opts, Config: check.Config{Validator: validator.APIServer{}}}).Run()
+			want, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run()
 			if err != nil {
 				t.Fatal(err)
 			}
