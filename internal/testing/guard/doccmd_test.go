@@ -1,6 +1,6 @@
 // Package doccheck holds the documentation to the code it tells readers to
 // run.
-package doccheck
+package guard
 
 import (
 	"os"

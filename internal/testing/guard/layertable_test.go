@@ -1,4 +1,4 @@
-package layers
+package guard
 
 import (
 	"flag"
@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/internal/testing/gosrc"
+	"github.com/krender/krender/internal/layers"
 )
 
 var update = flag.Bool("update", false, "rewrite the layer table in docs/architecture.md")
 
 // TestDocMatchesTable holds the layer table of docs/architecture.md to
-// Table; -update writes it there.
+// layers.Table; -update writes it there.
 func TestDocMatchesTable(t *testing.T) {
-	path := filepath.Join(gosrc.Root(t), "docs", "architecture.md")
+	path := filepath.Join(Root(t), "docs", "architecture.md")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func TestDocMatchesTable(t *testing.T) {
 	if end <= start {
 		end = len(doc)
 	}
-	if got, want := doc[start:end], Markdown(); got != want {
+	if got, want := doc[start:end], layers.Markdown(); got != want {
 		if !*update {
 			t.Fatalf("%s: the layer table differs from layers.Table; go test ./internal/layers -update writes it:\n%s", path, want)
 		}
