@@ -79,7 +79,10 @@ type Inputs struct {
 	Profile   *profiles.Profile
 	Templates []*manifest.Object
 	Units     []render.Unit
-	opts      Options
+	// CRDs are the CRD files' objects (the profile's check.crds, then
+	// --crds), read once: the engine and check's linter get the same.
+	CRDs []*manifest.Object
+	opts Options
 }
 
 // Engine is the render action: the run's inputs loaded, and the engine
@@ -93,12 +96,13 @@ func Engine(fsys fs.FS, o Options) (*render.Engine, error) {
 }
 
 // Load reads the profile and templates from fsys (paths as the user typed
-// them, see package userfs) and chooses the units the flags ask for.
+// them, see package userfs) and the CRD files, and chooses the units the
+// flags ask for.
 func Load(fsys fs.FS, o Options) (*Inputs, error) {
 	if err := checkOptions(o); err != nil {
 		return nil, err
 	}
-	root, err := loader.DefaultRoot(fsys, o.Root, o.Profile)
+	root, err := Root(fsys, o.Root, o.Profile)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +121,11 @@ func Load(fsys fs.FS, o Options) (*Inputs, error) {
 	if err := checkOverrides(p, set, tpls); err != nil {
 		return nil, err
 	}
-	return &Inputs{FS: fsys, Root: root, Profile: p, Templates: tpls, Units: units, opts: o}, nil
+	crds, err := loader.CRDs(fsys, root, p, o.CRDs)
+	if err != nil {
+		return nil, err
+	}
+	return &Inputs{FS: fsys, Root: root, Profile: p, Templates: tpls, Units: units, CRDs: crds, opts: o}, nil
 }
 
 // Engine builds the engine over the inputs, with check as its last stage
@@ -125,15 +133,11 @@ func Load(fsys fs.FS, o Options) (*Inputs, error) {
 // follows the units it holds at once.
 func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 	o := in.opts
-	crds, err := loader.CRDs(in.FS, in.Root, in.Profile, o.CRDs)
-	if err != nil {
-		return nil, err
-	}
 	yqexpr.Settle()
 	c := render.Config{
 		Eval:    true,
 		Profile: in.Profile, Templates: in.Templates, Units: in.Units,
-		Namespace: o.Namespace, CRDs: crds, Strict: o.Strict, Check: check,
+		Namespace: o.Namespace, CRDs: in.CRDs, Strict: o.Strict, Check: check,
 		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, AfterStage: o.AfterStage,
 		Context: o.Context,
 	}
@@ -148,6 +152,18 @@ func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 		o.MemoryLimit(e.MemoryLimit())
 	}
 	return e, nil
+}
+
+// Root is root, or when nil the default root of fsys, checked: what a
+// library caller that chose nothing gets. profile is the profile the
+// caller names ("" for none, or one the root must hold, as krender fn's):
+// outside any git work tree the root is the one holding it. Every action
+// resolves its root here, once, and hands it down.
+func Root(fsys fs.FS, root *loadroot.Root, profile string) (*loadroot.Root, error) {
+	if root != nil {
+		return root, nil
+	}
+	return loadroot.New(fsys, "", loadroot.RootOnly, profile)
 }
 
 // checkOptions rejects a call that names no profile or no templates before

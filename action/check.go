@@ -4,19 +4,26 @@ import (
 	"io/fs"
 
 	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
 )
 
 // Check is `krender check`, the action: it loads the run's inputs, builds
-// the linter (package check) for their profile and renders everything in
-// memory with it as the engine's check stage, past undefined variables
-// (they become findings). Nothing is written.
+// the linter (package check) for their profile and CRD files and renders
+// everything in memory with it as the engine's check stage, past undefined
+// variables (they become findings). Nothing is written; the files are read
+// once, here, and the linter reads none.
 type Check struct {
 	Options
-	// Config is the linter's; its FS and Root default to the action's.
-	Config check.Config
-	// FS holds the templates and profiles, paths as users type them (see
-	// package userfs).
+	// Verbose (check -v) adds the findings only a reviewer asks for
+	// (check.Config.Verbose).
+	Verbose bool
+	// Validator is the API server's validation (check.Config.Validator);
+	// nil: check settles what it can and returns check.ErrNeedsValidator
+	// for the rest.
+	Validator verdict.Validator
+	// FS holds the templates, profiles and CRD files, paths as users type
+	// them (see package userfs).
 	FS fs.FS
 }
 
@@ -26,14 +33,7 @@ func (c *Check) Run() ([]check.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := c.Config
-	if cfg.FS == nil {
-		cfg.FS = c.FS
-	}
-	if cfg.Root == nil {
-		cfg.Root = in.Root
-	}
-	l, err := check.New(in.Profile, cfg)
+	l, err := check.New(in.Profile, check.Config{CRDs: in.CRDs, Verbose: c.Verbose, Validator: c.Validator})
 	if err != nil {
 		return nil, err
 	}

@@ -32,11 +32,10 @@ func benchCheck(b *testing.B, custom bool) {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
 		fsys := f.FS()
 		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
-		cfg := check.Config{Validator: validator.APIServer{}}
 		objects := f.Objects()
 		if custom {
 			opts.Paths = append(opts.Paths, fleetgen.CustomDir)
-			cfg.CRDs = []string{fleetgen.CRDsDir}
+			opts.CRDs = []string{fleetgen.CRDsDir}
 			objects += f.CustomObjects()
 		}
 		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
@@ -44,7 +43,7 @@ func benchCheck(b *testing.B, custom bool) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if findings, err = (&action.Check{FS: fsys, Options: opts, Config: cfg}).Run(); err != nil {
+				if findings, err = (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -91,7 +90,7 @@ func BenchmarkCheckVsRender(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/check", tenants), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := (&action.Check{FS: fsys, Options: opts, Config: check.Config{Validator: validator.APIServer{}}}).Run(); err != nil {
+				if _, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(); err != nil {
 					b.Fatal(err)
 				}
 			}

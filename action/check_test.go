@@ -3,7 +3,9 @@ package action_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -50,7 +52,7 @@ func TestCRDAcrossTenants(t *testing.T) {
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Config: check.Config{Validator: validator.APIServer{}}}).Run()
+	fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Validator: validator.APIServer{}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +102,7 @@ func TestNeedsValidator(t *testing.T) {
 				fsys[name] = &fstest.MapFile{Data: []byte(text)}
 			}
 			opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}
-			want, err := (&action.Check{FS: fsys, Options: opts, Config: check.Config{Validator: validator.APIServer{}}}).Run()
+			want, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,5 +119,73 @@ func TestNeedsValidator(t *testing.T) {
 				t.Errorf("with a Validator: no findings; the case does not show what only it finds")
 			}
 		})
+	}
+}
+
+// countingFS counts, for each file of an fs.FS, the opens that read it
+// (a Stat through Open reads nothing).
+type countingFS struct {
+	fs.FS
+	mu   sync.Mutex
+	read map[string]int
+}
+
+func (c *countingFS) Open(name string) (fs.File, error) {
+	f, err := c.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &countedFile{File: f, fs: c, name: name}, nil
+}
+
+func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
+func (c *countingFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(c.FS, name) }
+func (c *countingFS) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(c.FS, name) }
+func (c *countingFS) ReadLink(name string) (string, error)       { return fs.ReadLink(c.FS, name) }
+
+type countedFile struct {
+	fs.File
+	fs   *countingFS
+	name string
+	read bool
+}
+
+func (f *countedFile) Read(b []byte) (int, error) {
+	if !f.read {
+		f.read = true
+		f.fs.mu.Lock()
+		f.fs.read[f.name]++
+		f.fs.mu.Unlock()
+	}
+	return f.File.Read(b)
+}
+
+// TestCheckReadsCRDFilesOnce: the action loads the profile's check.crds
+// and --crds once, and the engine and the linter both get what it loaded
+// (the CRD finds the custom resource's field too large, and it is known:
+// no crd-missing).
+func TestCheckReadsCRDFilesOnce(t *testing.T) {
+	fsys := &countingFS{read: map[string]int{}, FS: fstest.MapFS{
+		"profile.yaml":     {Data: []byte("check: {crds: [crds/gadget.yaml]}\n")},
+		"crds/gadget.yaml": {Data: []byte(gadgetCRD)},
+		"more/widget.yaml": {Data: []byte(strings.NewReplacer("gadget", "widget", "Gadget", "Widget").Replace(gadgetCRD))},
+		"app.yaml":         {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 11}\n---\napiVersion: shop.example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 12}\n")},
+	}}
+	opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}, CRDs: []string{"more"}}
+	fs, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range fs {
+		rules = append(rules, f.Rule)
+	}
+	if got := strings.Join(rules, ","); got != "crd-schema,crd-schema" {
+		t.Errorf("findings %s, want crd-schema for both custom resources", got)
+	}
+	for _, name := range []string{"crds/gadget.yaml", "more/widget.yaml"} {
+		if n := fsys.read[name]; n != 1 {
+			t.Errorf("%s read %d times, want once", name, n)
+		}
 	}
 }

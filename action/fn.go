@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/lint/krm"
@@ -90,7 +89,7 @@ func (f *Fn) run(list *krm.List) ([]filepos.Note, error) {
 		return nil, err
 	}
 
-	root, err := loader.DefaultRoot(f.FS, f.Root, "") // the root must hold spec.profile: it does not choose it
+	root, err := Root(f.FS, f.Root, "") // the root must hold spec.profile: it does not choose it
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +100,7 @@ func (f *Fn) run(list *krm.List) ([]filepos.Note, error) {
 	if err != nil {
 		return nil, err
 	}
-	stage, found, err := linterFor(lint, in, f.FS, root)
+	stage, found, err := linterFor(lint, in)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +142,9 @@ func oneUnit(e *render.Engine, profile string) error {
 }
 
 // linterFor is lint's stage and findings, or none: spec.check: false.
-func linterFor(lint krm.Linter, in *Inputs, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error) {
+func linterFor(lint krm.Linter, in *Inputs) (render.Stage, func() []rule.Finding, error) {
 	if lint == nil {
 		return nil, func() []rule.Finding { return nil }, nil
 	}
-	return lint(in.Profile, fsys, root)
+	return lint(in.Profile, in.CRDs)
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/userfs"
-	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/validator"
 )
 
@@ -303,7 +302,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findings, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config: check.Config{Validator: validator.APIServer{}}}).Run()
+	findings, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ generators=(
 	"./kube/lifecycle TestTableMatchesLibrary"                                                  # zz_table.go
 	"./render/namespace TestBuiltinScopeMatchesClientGo"                                        # zz_scope.go
 	"./cmd/internal/cli TestSchemaCommittedCopy"                                                # profiles/profile.schema.json
-	"./internal/layers TestDocMatchesTable"                                                     # the layer table in docs/architecture.md
+	"./internal/testing/guard TestDocMatchesTable"                                              # the layer table in docs/architecture.md
 )
 for g in "${generators[@]}"; do
 	pkg=${g%% *}

@@ -22,18 +22,15 @@ type Options struct {
 }
 
 // load reads the profile and templates from fsys as the render action
-// does, every tenant a unit, and builds the engine over them.
+// does, every tenant a unit, and builds the engine over them. The tests'
+// own fixtures need no load root: nil, anywhere.
 func load(fsys fs.FS, o Options) (*Engine, error) {
-	root, err := loader.DefaultRoot(fsys, nil, "")
-	if err != nil {
-		return nil, err
-	}
-	p, err := loader.Profile(fsys, root, o.Profile)
+	p, err := loader.Profile(fsys, nil, o.Profile)
 	if err != nil {
 		return nil, err
 	}
 	p.Limits = p.Limits.OrDefault().Budget()
-	t := loader.Templates{FS: fsys, Root: root, Limits: p.Limits, Stdin: o.Stdin, Context: o.Context}
+	t := loader.Templates{FS: fsys, Limits: p.Limits, Stdin: o.Stdin, Context: o.Context}
 	for _, in := range p.Inject {
 		t.Skip = append(t.Skip, in.FragmentPath)
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/model/profiles"
@@ -46,7 +47,7 @@ func (c *Collect) withTable() (Options, error) {
 	o := c.Options
 	var hash profiles.Hash
 	if c.Profile != "" {
-		root, err := loader.DefaultRoot(c.FS, c.Root, c.Profile)
+		root, err := action.Root(c.FS, c.Root, c.Profile)
 		if err != nil {
 			return o, err
 		}

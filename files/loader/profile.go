@@ -39,14 +39,3 @@ func CRDs(fsys fs.FS, root *loadroot.Root, p *profiles.Profile, given []string) 
 	}
 	return LoadManifests(fsys, root, "CRD file", append(paths, given...))
 }
-
-// DefaultRoot is root, or when nil the default root of fsys, checked: what
-// a library caller that chose nothing gets. profile is the profile the
-// caller names ("" for none, or one the root must hold, as krender fn's):
-// outside any git work tree the root is the one holding it.
-func DefaultRoot(fsys fs.FS, root *loadroot.Root, profile string) (*loadroot.Root, error) {
-	if root != nil {
-		return root, nil
-	}
-	return loadroot.New(fsys, "", loadroot.RootOnly, profile)
-}

@@ -4,7 +4,6 @@ package check
 
 import (
 	"cmp"
-	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -12,9 +11,6 @@ import (
 	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/krender/krender/files/loader"
-	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/verdict"
@@ -48,17 +44,13 @@ func (l *Linter) Scope(gk schema.GroupKind) (namespaced, known bool) {
 	return l.crds.Scope(gk)
 }
 
-// Config is what a check needs beyond the profile.
+// Config is what a check needs beyond the profile. The linter reads no
+// file: its caller loads what it needs (action.Check, from the run's
+// inputs).
 type Config struct {
-	// FS reads CRD files; nil: the OS.
-	FS fs.FS
-	// CRDs are more CRD files or directories (--crds), after the profile's
-	// check.crds.
-	CRDs []string
-	// Root is where --crds written inside it, and links found in CRD
-	// directories, must lead (as in action.Options); nil: the default root
-	// of FS.
-	Root *loadroot.Root
+	// CRDs are the CRD files' objects, loaded (loader.CRDs: the profile's
+	// check.crds, then --crds), as the engine gets them.
+	CRDs []*manifest.Object
 	// Verbose (check -v) adds the findings only a reviewer asks for: the
 	// names each object keeps for its program, with the evidence.
 	Verbose bool
@@ -68,7 +60,7 @@ type Config struct {
 }
 
 // New prepares a linter; rules disabled in the profile's `check.disable`
-// are skipped. The CRD files are read and compiled here, once per run.
+// are skipped. The CRD files' definitions are compiled here, once per run.
 func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 	l := &Linter{profile: p, disabled: map[string]bool{}, findings: map[string]*Finding{}}
 	if !cfg.Verbose {
@@ -78,27 +70,8 @@ func New(p *profiles.Profile, cfg Config) (*Linter, error) {
 			}
 		}
 	}
-	if cfg.FS == nil {
-		cfg.FS = userfs.OS
-	}
-	var paths []string
-	for _, c := range p.Check.CRDs {
-		paths = append(paths, c.Value)
-	}
-	root, err := loader.DefaultRoot(cfg.FS, cfg.Root, "")
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cfg.CRDs {
-		if err := root.CheckGiven("CRD file", c); err != nil {
-			return nil, err
-		}
-	}
-	objs, err := loader.LoadManifests(cfg.FS, root, "CRD file", append(paths, cfg.CRDs...))
-	if err != nil {
-		return nil, err
-	}
-	if l.crds, err = crds(cfg.Validator, objs); err != nil {
+	var err error
+	if l.crds, err = crds(cfg.Validator, cfg.CRDs); err != nil {
 		return nil, err
 	}
 	l.v = cfg.Validator

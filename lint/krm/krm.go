@@ -16,7 +16,6 @@ import (
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint/rule"
@@ -54,11 +53,12 @@ type Config struct {
 	Check *bool `yaml:"check"`
 }
 
-// Linter builds krender check's linter for a loaded profile: the stage the
-// engine runs last, and what it found once the render is done
+// Linter builds krender check's linter for a loaded profile and its CRD
+// files' objects: the stage the engine runs last, and what it found once
+// the render is done
 // (check.KRMLinter, with the caller's Validator). krm does not import
 // check: the protocol needs only the findings' type (package rule).
-type Linter func(p *profiles.Profile, fsys fs.FS, root *loadroot.Root) (render.Stage, func() []rule.Finding, error)
+type Linter func(p *profiles.Profile, crds []*manifest.Object) (render.Stage, func() []rule.Finding, error)
 
 // Result is one entry of ResourceList.results, as the functions spec and
 // kyaml's framework.Result write it.

@@ -18,7 +18,7 @@ import (
 
 func findings(t *testing.T, dir string) []rule.Finding {
 	t.Helper()
-	fs, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Config: check.Config{Validator: validator.APIServer{}}}).Run()
+	fs, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func checkCmd(h *host) *cobra.Command {
 				return err
 			}
 			k.Paths, k.Stdin = args, h.stdin
-			k.Config = check.Config{Verbose: h.verbose > 0, CRDs: k.CRDs, Validator: h.validator}
+			k.Verbose, k.Validator = h.verbose > 0, h.validator
 			ctx, stop := h.interruptible()
 			k.Context = ctx
 			fs, err := k.Run()

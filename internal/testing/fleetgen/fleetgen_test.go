@@ -82,9 +82,9 @@ func TestCRDIsLive(t *testing.T) {
 func TestCheckFindsThePlantedTypos(t *testing.T) {
 	f := fleetgen.Fleet{Apps: 2*fleetgen.TypoEvery + 1, Tenants: 3}
 	fsys := f.FS()
-	count := func(paths []string, cfg check.Config) map[string][]check.Finding {
+	count := func(paths, crds []string) map[string][]check.Finding {
 		t.Helper()
-		fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: fleetgen.Profile, Paths: paths}, Config: cfg}).Run()
+		fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: fleetgen.Profile, Paths: paths, CRDs: crds}, Validator: validator.APIServer{}}).Run()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,8 +94,8 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 		}
 		return by
 	}
-	apps := count([]string{fleetgen.AppsDir}, check.Config{Validator: validator.APIServer{}})
-	all := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{CRDs: []string{fleetgen.CRDsDir}, Validator: validator.APIServer{}})
+	apps := count([]string{fleetgen.AppsDir}, nil)
+	all := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, []string{fleetgen.CRDsDir})
 	if f.Typos() != 2 {
 		t.Fatalf("Typos() = %d, want 2", f.Typos())
 	}
@@ -123,7 +123,7 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 		}
 	}
 	// Without the CRD, every ServiceMonitor goes unchecked, and says so.
-	bare := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, check.Config{Validator: validator.APIServer{}})
+	bare := count([]string{fleetgen.AppsDir, fleetgen.CustomDir}, nil)
 	if n := len(bare["crd-missing"]); n != f.Apps {
 		t.Errorf("without --crds: %d crd-missing findings, want %d", n, f.Apps)
 	}

@@ -1,15 +1,12 @@
-package layers
+package guard
 
 import (
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/krender/krender/internal/testing/gosrc"
 )
 
 // mains read the process's environment and set its collector, and hand
@@ -41,7 +38,7 @@ var (
 // hand them to the command line; no test changes its own process's
 // environment or collector (debug.SetMemoryLimit(-1) only reads the limit).
 func TestProcessStateOnlyInMain(t *testing.T) {
-	tr := gosrc.Read(t, 0, nil)
+	tr := Read(t, 0, nil)
 	if len(tr.Files) < 100 {
 		t.Fatalf("read %d Go files: the walk found too few to hold to the rule", len(tr.Files))
 	}
@@ -53,53 +50,92 @@ func TestProcessStateOnlyInMain(t *testing.T) {
 }
 
 // processUses is what file rel (f) does to its process's environment or
-// collector against the rule, one message each.
+// collector against the rule, one message each; a dot import of os,
+// syscall or runtime/debug is one too, in a test as well.
 func processUses(fset *token.FileSet, f *ast.File, rel string) []string {
 	test := strings.HasSuffix(rel, "_test.go")
-	if !test && (slices.Contains(mains, rel) || gosrc.Under(rel, runsProcesses...)) {
+	if !test && (slices.Contains(mains, rel) || Under(rel, runsProcesses...)) {
 		return nil
 	}
-	names := importNames(f)
 	reading := map[*ast.SelectorExpr]bool{} // debug.SetMemoryLimit(-1)
-	var msgs []string
 	ast.Inspect(f, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && len(c.Args) == 1 && isMinusOne(c.Args[0]) {
 			if s, ok := c.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "SetMemoryLimit" {
 				reading[s] = true
 			}
 		}
-		s, ok := n.(*ast.SelectorExpr)
-		if !ok || reading[s] {
-			return true
-		}
-		x, ok := s.X.(*ast.Ident)
-		if !ok {
-			return true
-		}
-		path := names[x.Name]
-		switch {
-		case slices.Contains(sets[path], s.Sel.Name):
-			msgs = append(msgs, fset.Position(s.Pos()).String()+": "+path+"."+s.Sel.Name+" changes the process's settings: only cmd/krender*/main.go may, handing them to the command line as cli.Process (a test hands it a recorder)")
-		case !test && slices.Contains(reads[path], s.Sel.Name):
-			msgs = append(msgs, fset.Position(s.Pos()).String()+": "+path+"."+s.Sel.Name+" reads the process's environment: only cmd/krender*/main.go may; use the environment handed down (cli.Process.Environ, the host's LookupEnv)")
-		}
 		return true
 	})
+	var msgs []string
+	for _, u := range usesOf(f, func(p string) bool { return reads[p] != nil || sets[p] != nil }) {
+		at := fset.Position(u.pos).String() + ": "
+		switch {
+		case u.name == ".":
+			msgs = append(msgs, at+u.String()+" hides its calls from the rule that only the mains read the environment or set the collector: import it by name")
+		case reading[u.sel]:
+		case slices.Contains(sets[u.path], u.name):
+			msgs = append(msgs, at+u.String()+" changes the process's settings: only cmd/krender*/main.go may, handing them to the command line as cli.Process (a test hands it a recorder)")
+		case !test && slices.Contains(reads[u.path], u.name):
+			msgs = append(msgs, at+u.String()+" reads the process's environment: only cmd/krender*/main.go may; use the environment handed down (cli.Process.Environ, the host's LookupEnv)")
+		}
+	}
 	return msgs
 }
 
-// importNames maps the names f uses for its imports to their paths.
-func importNames(f *ast.File) map[string]string {
-	names := map[string]string{}
-	for _, s := range f.Imports {
-		path, _ := strconv.Unquote(s.Path.Value)
-		name := path[strings.LastIndex(path, "/")+1:]
-		if s.Name != nil {
-			name = s.Name.Name
-		}
-		names[name] = path
+// runsPrograms are the ways to run a program or find one on PATH: only the
+// command line (the hand-over to krender-check, cli.lookPath) does, beside
+// the trees that are not krender (runsProcesses) and tests. An action, the
+// linter or anything below runs nothing.
+var runsPrograms = map[string][]string{
+	"os/exec": nil, // all of it: LookPath, Command, CommandContext
+	"os":      {"StartProcess"},
+	"syscall": {"Exec", "ForkExec", "StartProcess"},
+}
+
+// programRuns is where file rel (f) runs or looks for a program against
+// the rule, one message each.
+func programRuns(fset *token.FileSet, f *ast.File, rel string) []string {
+	if strings.HasSuffix(rel, "_test.go") || Under(rel, "cmd") || Under(rel, runsProcesses...) {
+		return nil
 	}
-	return names
+	var msgs []string
+	for _, u := range usesOf(f, func(p string) bool { _, ok := runsPrograms[p]; return ok }) {
+		if u.name == "." || runsPrograms[u.path] == nil || slices.Contains(runsPrograms[u.path], u.name) {
+			msgs = append(msgs, fset.Position(u.pos).String()+": "+u.String()+" runs or looks for a program: only the command line (cmd/internal/cli) may, with the environment the main handed it")
+		}
+	}
+	return msgs
+}
+
+// TestNoProgramRunBelowCommandLine holds every package below the command
+// line to running no program and reading no PATH.
+func TestNoProgramRunBelowCommandLine(t *testing.T) {
+	tr := Read(t, 0, nil)
+	for _, f := range tr.Files {
+		for _, msg := range programRuns(tr.Fset, f.AST, f.Rel) {
+			t.Error(msg)
+		}
+	}
+}
+
+func TestProgramRunsPlanted(t *testing.T) {
+	for _, c := range []struct {
+		rel, src string
+		found    bool
+	}{
+		{"action/x.go", `import "os/exec"; var p, _ = exec.LookPath("kubectl")`, true},
+		{"action/gc/x.go", `import run "os/exec"; var c = run.Command("kubectl")`, true},
+		{"render/x.go", `import . "os/exec"; var p, _ = LookPath("yq")`, true},
+		{"lint/krm/x.go", `import "syscall"; var err = syscall.Exec("/bin/sh", nil, nil)`, true},
+		{"files/loader/x.go", `import "os"; var p, err = os.StartProcess("/bin/sh", nil, nil)`, true},
+		{"cmd/internal/cli/x.go", `import "os/exec"; var p, _ = exec.LookPath("/usr/bin/krender-check")`, false},
+		{"action/x_test.go", `import "os/exec"; var c = exec.Command("kustomize")`, false},
+		{"action/x.go", `import "os"; var e = os.ErrNotExist`, false},
+	} {
+		if got := plant(t, c.rel, c.src, programRuns); (len(got) > 0) != c.found {
+			t.Errorf("%s: %s: found %q, want found %v", c.rel, c.src, got, c.found)
+		}
+	}
 }
 
 func isMinusOne(e ast.Expr) bool {
@@ -135,6 +171,9 @@ func TestProcessUses(t *testing.T) {
 		{"lint/krm/x_test.go", `import "os"; var env = append(os.Environ(), "A=b")`, false},
 		{"render/x.go", `import "os"; var _, err = os.ReadFile("x")`, false},
 		{"render/x.go", `import "runtime/debug"; var s = debug.Stack()`, false},
+		{"action/x.go", `import . "os"; var v = Getenv("HOME")`, true},
+		{"action/x_test.go", `import . "os"; func f() { Setenv("A", "b") }`, true},
+		{"render/x.go", `import d "runtime/debug"; func f() { d.SetGCPercent(50) }`, true},
 	}
 	for _, c := range cases {
 		fset := token.NewFileSet()

@@ -1,8 +1,15 @@
-// Package gosrc reads krender's own Go sources for the tests that hold the
-// whole tree to a rule (imports run down, process state only in the mains,
-// files only through files/filesys, the complexity limit). One walk, so
+// Package guard holds the whole tree to krender's rules, one test each:
+// imports run down the layer table and docs/architecture.md prints it
+// (imports_test.go, layertable_test.go); the environment and the collector
+// only in the mains (process_test.go); files only through files/filesys,
+// and no program run below the command line (files_test.go); the size of
+// every hand-written function (complexity_test.go); every `go test` command
+// the documentation gives selects a test (doccmd_test.go). Each rule has a
+// test that plants a violation and sees it found.
+//
+// Read is the one walk of krender's own Go sources that the rules share, so
 // every rule skips the same folders and none reads a file another misses.
-package gosrc
+package guard
 
 import (
 	"go/ast"
@@ -15,8 +22,7 @@ import (
 	"testing"
 )
 
-// Module is the module path whose go.mod marks the root; spelled here, not
-// taken from internal/layers, whose own tests use this package.
+// Module is the module path whose go.mod marks the root.
 const Module = "github.com/krender/krender"
 
 // A File is one parsed source file.
