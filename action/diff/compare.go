@@ -472,15 +472,7 @@ func (u *unit) modified(c *Change, old, new *object) error {
 	if err != nil {
 		return err
 	}
-	if up.Template && up.Stored[0] != nil {
-		// only what differs as stored: a default written out rolls nothing
-		tplLeaves = tplLeaves[:0]
-		leaves(nil, at(up.Stored[0], tpl), at(up.Stored[1], tpl), &tplLeaves)
-		for i := range tplLeaves {
-			tplLeaves[i].path = append(slices.Clip(tpl), tplLeaves[i].path...)
-		}
-	}
-	for _, l := range tplLeaves {
+	for _, l := range storedLeaves(up, tpl, tplLeaves) {
 		c.Reasons = append(c.Reasons, u.templateReason(l, len(tpl))...)
 	}
 	tplChanged = verdictOn(c, up, tplChanged)
@@ -824,6 +816,21 @@ func unionKeys(a, b map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// storedLeaves are the pod template's differences as the API server
+// stores it, where it judged the template (a default written out beside a
+// real change rolls nothing, so it is no reason), else written.
+func storedLeaves(up verdict.Update, tpl []string, written []leaf) []leaf {
+	if !up.Template || up.Stored[0] == nil {
+		return written
+	}
+	var ls []leaf
+	leaves(nil, at(up.Stored[0], tpl), at(up.Stored[1], tpl), &ls)
+	for i := range ls {
+		ls[i].path = append(slices.Clip(tpl), ls[i].path...)
+	}
+	return ls
 }
 
 // at is v's value at path, nil where there is none.

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -25,38 +24,20 @@ import (
 	"time"
 )
 
-// Git is how to run git: the program (found on the caller's PATH), its
-// environment and the directory it runs in (the working directory of the
-// paths users type).
-type Git struct {
-	Bin string
-	Env []string
-	Dir string
+// Git runs git for the file system. Only the command line runs programs,
+// with the program and environment main handed it: it implements Git.
+type Git interface {
+	// Output runs git with args and returns what it printed; an error
+	// says what git printed first on its standard error.
+	Output(ctx context.Context, args ...string) ([]byte, error)
+	// Pipe starts git with args; wait closes in and waits for git to end.
+	Pipe(args ...string) (in io.WriteCloser, out io.Reader, wait func() error, err error)
 }
 
-// env is g's environment: none rather than this process's.
-func (g Git) env() []string {
-	if g.Env == nil {
-		return []string{}
-	}
-	return g.Env
-}
-
-func (g Git) run(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, g.Bin, args...)
-	cmd.Dir, cmd.Env = g.Dir, g.env()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+func run(ctx context.Context, g Git, args ...string) ([]byte, error) {
+	out, err := g.Output(ctx, args...)
 	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if i := strings.IndexByte(msg, '\n'); i >= 0 {
-			msg = msg[:i]
-		}
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		return nil, fmt.Errorf("git %s: %v", args[0], err)
 	}
 	return out, nil
 }
@@ -84,7 +65,7 @@ func Open(ctx context.Context, g Git, ref string) (*FS, error) {
 	if ref == "" || strings.HasPrefix(ref, "-") {
 		return nil, fmt.Errorf("--base %q: not a git revision", ref)
 	}
-	out, err := g.run(ctx, "rev-parse", "--show-toplevel", "--show-prefix")
+	out, err := run(ctx, g, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		return nil, fmt.Errorf("--base %s: not in a git work tree (%v)", ref, err)
 	}
@@ -96,13 +77,13 @@ func Open(ctx context.Context, g Git, ref string) (*FS, error) {
 	if len(lines) > 1 {
 		prefix = lines[1]
 	}
-	commit, err := g.run(ctx, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
+	commit, err := run(ctx, g, "rev-parse", "--verify", "--quiet", "--end-of-options", ref+"^{commit}")
 	if err != nil {
 		return nil, fmt.Errorf("--base %s: no such commit in this repository (fetch it first, e.g. git fetch origin main)", ref)
 	}
 	f := &FS{top: filepath.Clean(lines[0]), entries: map[string]*entry{".": {mode: fs.ModeDir | 0o755}}, Commit: strings.TrimSpace(string(commit))}
 	f.cwd = filepath.Join(f.top, filepath.FromSlash(prefix))
-	tree, err := g.run(ctx, "ls-tree", "-r", "-t", "-l", "-z", "--full-tree", f.Commit)
+	tree, err := run(ctx, g, "ls-tree", "-r", "-t", "-l", "-z", "--full-tree", f.Commit)
 	if err != nil {
 		return nil, fmt.Errorf("--base %s: %v", ref, err)
 	}
@@ -358,7 +339,7 @@ func (d *dir) ReadDir(n int) ([]fs.DirEntry, error) {
 type batch struct {
 	git  Git
 	mu   sync.Mutex
-	cmd  *exec.Cmd
+	wait func() error // nil until started
 	in   io.WriteCloser
 	out  *bufio.Reader
 	err  error
@@ -366,20 +347,11 @@ type batch struct {
 }
 
 func (b *batch) start() error {
-	cmd := exec.Command(b.git.Bin, "cat-file", "--batch")
-	cmd.Dir, cmd.Env = b.git.Dir, b.git.env()
-	in, err := cmd.StdinPipe()
+	in, out, wait, err := b.git.Pipe("cat-file", "--batch")
 	if err != nil {
-		return err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("git cat-file: %v", err)
 	}
-	b.cmd, b.in, b.out = cmd, in, bufio.NewReaderSize(out, 64<<10)
+	b.wait, b.in, b.out = wait, in, bufio.NewReaderSize(out, 64<<10)
 	return nil
 }
 
@@ -393,7 +365,7 @@ func (b *batch) read(oid string) ([]byte, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
-	if b.cmd == nil {
+	if b.wait == nil {
 		if b.err = b.start(); b.err != nil {
 			return nil, b.err
 		}
@@ -427,9 +399,8 @@ func (b *batch) close() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.done = true
-	if b.cmd == nil {
+	if b.wait == nil {
 		return nil
 	}
-	b.in.Close()
-	return b.cmd.Wait()
+	return b.wait()
 }

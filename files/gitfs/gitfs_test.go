@@ -2,6 +2,8 @@ package gitfs
 
 import (
 	"context"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -29,6 +31,37 @@ func gitBin(t *testing.T) string {
 		t.Fatal("git is needed to test reading a commit:", err)
 	}
 	return p
+}
+
+// testGit runs git as the command line's runner does, for these tests.
+type testGit struct {
+	bin, dir string
+	env      []string
+}
+
+func (g testGit) cmd(ctx context.Context, args []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, g.bin, args...)
+	cmd.Dir, cmd.Env = g.dir, g.env
+	return cmd
+}
+
+func (g testGit) Output(ctx context.Context, args ...string) ([]byte, error) {
+	out, err := g.cmd(ctx, args).Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		err = errors.New(strings.TrimSpace(string(ee.Stderr)))
+	}
+	return out, err
+}
+
+func (g testGit) Pipe(args ...string) (io.WriteCloser, io.Reader, func() error, error) {
+	cmd := g.cmd(context.Background(), args)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		return nil, nil, nil, err
+	}
+	return in, out, func() error { in.Close(); return cmd.Wait() }, nil
 }
 
 func write(t *testing.T, p, s string) {
@@ -59,7 +92,7 @@ func TestReadsTheCommitNotTheWorkTree(t *testing.T) {
 	gitIn(t, top, "add", "app/new.yaml")
 	before := gitIn(t, top, "status", "--porcelain") + gitIn(t, top, "show-ref")
 
-	g := Git{Bin: gitBin(t), Env: []string{"HOME=" + top, "GIT_CONFIG_NOSYSTEM=1"}, Dir: filepath.Join(top, "app")}
+	g := testGit{bin: gitBin(t), env: []string{"HOME=" + top, "GIT_CONFIG_NOSYSTEM=1"}, dir: filepath.Join(top, "app")}
 	f, err := Open(context.Background(), g, "main")
 	if err != nil {
 		t.Fatal(err)

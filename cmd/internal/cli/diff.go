@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -51,16 +52,7 @@ func diffCmd(h *host) *cobra.Command {
 				return err
 			}
 			defer release()
-			// Outside any work tree, each side's root is the one holding
-			// the first profile (see loadroot.New).
-			first := ""
-			if len(d.Profiles) > 0 {
-				first = d.Profiles[0]
-			}
-			if d.Root, err = rf.resolve(h.fsys, first); err != nil {
-				return err
-			}
-			if d.BaseRoot, err = rf.resolve(d.Base, first); err != nil {
+			if err := diffRoots(d, rf, h.fsys); err != nil {
 				return err
 			}
 			d.Paths, d.Diffs = args, format == "markdown"
@@ -119,10 +111,24 @@ func (h *host) diffBase(ctx context.Context, d *diff.Diff, ref, dir string) (rel
 	if err != nil {
 		return nil, err
 	}
-	g, err := gitfs.Open(ctx, gitfs.Git{Bin: bin, Env: h.environ, Dir: wd}, ref)
+	g, err := gitfs.Open(ctx, gitRunner{bin: bin, env: h.environ, dir: wd}, ref)
 	if err != nil {
 		return nil, err
 	}
 	d.Base, d.BaseName = g, ref
 	return func() { g.Close() }, nil
+}
+
+// diffRoots finds each side's load root: outside any work tree, the one
+// holding the first profile (see loadroot.New).
+func diffRoots(d *diff.Diff, rf *rootFlags, head fs.FS) (err error) {
+	first := ""
+	if len(d.Profiles) > 0 {
+		first = d.Profiles[0]
+	}
+	if d.Root, err = rf.resolve(head, first); err != nil {
+		return err
+	}
+	d.BaseRoot, err = rf.resolve(d.Base, first)
+	return err
 }
