@@ -16,20 +16,13 @@ import (
 // bundled templates and profiles, the reference it misspells, and the
 // Quick start's own command must then fail so.
 func TestQuickStartMisspelling(t *testing.T) {
-	readme, err := os.ReadFile("../../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	readme, quick := readmeQuickStart(t)
 	claim := regexp.MustCompile("A misspelled `\\$\\{(\\w+)\\}` stops the\\s+render").FindSubmatch(readme)
 	if claim == nil {
 		t.Fatal("README's Quick start no longer says which misspelled `${NAME}` stops the render")
 	}
 	typo := string(claim[1])
-	quick := regexp.MustCompile(`\./krender (render -p profiles/dev\.yaml [^\n|#]*)`).FindSubmatch(readme)
-	if quick == nil {
-		t.Fatal("README's Quick start has no `./krender render -p profiles/dev.yaml ...` line")
-	}
-	args := strings.Fields(string(quick[1]))
+	args := strings.Fields(quick)
 
 	dir := t.TempDir()
 	for _, d := range []string{"templates", "profiles"} {
@@ -41,7 +34,7 @@ func TestQuickStartMisspelling(t *testing.T) {
 	// Quick start renders.
 	ref := regexp.MustCompile(`\$\{(\w+)\}`)
 	var file, name string
-	err = filepath.WalkDir(filepath.Join(dir, args[len(args)-1]), func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(dir, args[len(args)-1]), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || file != "" {
 			return err
 		}
