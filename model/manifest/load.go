@@ -202,6 +202,9 @@ func LoadErrors(src *Source, err error, restate func(*yaml.LoadError) string) er
 		if te := TabError(src, e); te != nil {
 			return te
 		}
+		if fe := FlowReferenceError(src, e); fe != nil {
+			return fe
+		}
 		if restate != nil {
 			if msg := restate(e); msg != "" {
 				return filepos.Errorf(filepos.Pos{File: src.Path, Line: e.Mark.Line, Col: e.Mark.Column}, "%s", msg)
@@ -248,6 +251,26 @@ func TabError(src *Source, e *yaml.LoadError) *filepos.Error {
 		}
 	}
 	return nil
+}
+
+// FlowReferenceError restates a go-yaml error caused by an unquoted ${NAME}
+// inside a flow collection (`labels: {tier: ${TIER}}`, `args: [--x=${X}]`)
+// at its $, saying to quote it; nil for any other error. The parser stops at
+// the reference's {, which a flow collection reads as its own, and says only
+// that a ',' is missing. A template that envsubst rewrote before any YAML
+// reader saw it worked so; krender reads the YAML first.
+func FlowReferenceError(src *Source, e *yaml.LoadError) *filepos.Error {
+	collection := map[string]string{"while parsing a flow mapping": "mapping {...}", "while parsing a flow sequence": "sequence [...]"}[e.ContextMsg]
+	off := src.Offset(e.Mark.Line, e.Mark.Column)
+	if collection == "" || off < 1 || off >= len(src.Text) || src.Text[off] != '{' || src.Text[off-1] != '$' {
+		return nil
+	}
+	ref := "${"
+	if end := bytes.IndexAny(src.Text[off:], "}\n"); end > 0 && src.Text[off+end] == '}' {
+		ref = string(src.Text[off-1 : off+end+1])
+	}
+	return filepos.Errorf(src.PosAt(off-1),
+		"invalid YAML: %s inside a flow %s must be quoted (\"...%s...\"): unquoted, YAML reads its { as the start of another collection", ref, collection, ref)
 }
 
 // LoadError states a go-yaml error at one position: where the parser gave

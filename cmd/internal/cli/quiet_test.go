@@ -17,14 +17,7 @@ import (
 // demo` are read from the files themselves, so that the test follows them.
 func TestQuietRenders(t *testing.T) {
 	const unrelated = "cmd/internal/cli/testdata/quiet/profile.yaml"
-	readme, err := os.ReadFile("../../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	quick := regexp.MustCompile(`\./krender (render -p profiles/dev\.yaml [^\n|#]*)`).FindSubmatch(readme)
-	if quick == nil {
-		t.Fatal("README's Quick start has no `./krender render -p profiles/dev.yaml ...` line")
-	}
+	_, quick := readmeQuickStart(t)
 	makefile, err := os.ReadFile("../../../Makefile")
 	if err != nil {
 		t.Fatal(err)
@@ -34,9 +27,9 @@ func TestQuietRenders(t *testing.T) {
 		t.Fatal("the Makefile has no demo target running ./krender")
 	}
 	for _, c := range []struct{ name, args string }{
-		{"Quick start", string(quick[1])},
+		{"Quick start", quick},
 		{"make demo", string(demo[1])},
-		{"Quick start, -v", string(quick[1]) + " -v"},
+		{"Quick start, -v", quick + " -v"},
 		// public-manifest-like fixtures with a profile that defines none of
 		// their variables
 		{"prometheus rules", "render -p " + unrelated + " testdata/realworld/prometheus-rules/manifests"},
@@ -58,4 +51,19 @@ func TestQuietRenders(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readmeQuickStart returns the README and the arguments of its Quick
+// start's `./krender render -p profiles/dev.yaml ...` line.
+func readmeQuickStart(t *testing.T) ([]byte, string) {
+	t.Helper()
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick := regexp.MustCompile(`\./krender (render -p profiles/dev\.yaml [^\n|#]*)`).FindSubmatch(readme)
+	if quick == nil {
+		t.Fatal("README's Quick start has no `./krender render -p profiles/dev.yaml ...` line")
+	}
+	return readme, string(quick[1])
 }
