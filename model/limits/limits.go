@@ -79,8 +79,13 @@ type File struct {
 	ParseError func(error) error         // a go-yaml parse error, at its place
 }
 
-// NodePos is where n was written in f.
+// NodePos is where n was written in f. go-yaml places an empty node that
+// ends the text (`?` alone: its key and value) on the line after the
+// last; such a node is at the text's end.
 func (f File) NodePos(n *yaml.Node) filepos.Pos {
+	if n.Line > bytes.Count(f.Text, []byte("\n"))+1 && f.PosAt != nil {
+		return f.PosAt(len(f.Text))
+	}
 	return filepos.Pos{File: f.Path, Line: n.Line, Col: n.Column}
 }
 
