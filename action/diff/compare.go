@@ -292,7 +292,7 @@ func names(l []any) []string {
 // unit is one tenant's comparison.
 type unit struct {
 	v            verdict.Validator
-	crds         verdict.CRDs // the CRD files' definitions; nil without
+	crds         crdSides // the CRD files' definitions of each side
 	diffs        bool         // Change.Diff wanted
 	profile      string
 	base, head   *unitObjects
@@ -304,7 +304,7 @@ type unit struct {
 
 // compareUnit compares one tenant's two renders (an empty one where the
 // tenant is on one side only).
-func compareUnit(d *Diff, crds verdict.CRDs, profile string, base, head *unitObjects) ([]Change, error) {
+func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects) ([]Change, error) {
 	u := &unit{v: d.Validator, diffs: d.Diffs, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
 	u.secrets()
 	u.variables()
@@ -512,8 +512,8 @@ func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
 		return u.v.Update(old.o, new.o)
 	}
 	if custom {
-		if u.crds != nil {
-			return u.crds.Update(old.o, new.o, new.namespace)
+		if u.crds.head != nil {
+			return u.crds.head.Update(u.crds.base, old.o, new.o, new.namespace)
 		}
 		return verdict.Update{}, nil
 	}

@@ -140,7 +140,10 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 		return nil, 0, err
 	}
 	pair := newPairing(profile, tenants, d)
-	if pair.crds, err = d.crds(head, base); err != nil {
+	if pair.crds.head, err = d.crds(head); err != nil {
+		return nil, 0, err
+	}
+	if pair.crds.base, err = d.crds(base); err != nil {
 		return nil, 0, err
 	}
 	var wg sync.WaitGroup
@@ -260,8 +263,9 @@ type pairing struct {
 	mu      sync.Mutex
 	waiting map[string]*unitObjects // by tenant, the side that came first
 	sideOf  map[string]int
-	// crds are the --crds files' definitions, for custom resources' updates.
-	crds    verdict.CRDs
+	// crds are each side's CRD files' definitions, for custom resources'
+	// updates.
+	crds    crdSides
 	changes [][]Change // by tenant order
 }
 
@@ -350,22 +354,38 @@ func secretVars(u *unitObjects) func(string) bool {
 	return u.secret
 }
 
-// crds compiles the CRD files (--crds, the profile's check.crds) of the
-// head, else of the base, for the transition rules of custom resources'
-// updates; nil without a Validator or CRD files.
-func (d *Diff) crds(sides ...*side) (verdict.CRDs, error) {
-	if d.Validator == nil {
+// crdSides are the CRD files' definitions of each side; nil where a side
+// has none.
+type crdSides struct{ base, head verdict.CRDs }
+
+// crds compiles the side's CRD files (--crds, the profile's check.crds),
+// read from the side's own files, for the transition rules of custom
+// resources' updates; nil without a Validator, CRD files or the side. A
+// --crds path the base does not hold is a CRD the change adds: the base
+// has none there.
+func (d *Diff) crds(s *side) (verdict.CRDs, error) {
+	if d.Validator == nil || s.in == nil {
 		return nil, nil
 	}
-	for _, s := range sides {
-		if s.in == nil {
-			continue
+	given := d.CRDs
+	if s.name != "head" {
+		given = nil
+		for _, p := range d.CRDs {
+			if _, err := userfs.Stat(s.in.FS, p); !errors.Is(err, fs.ErrNotExist) {
+				given = append(given, p)
+			}
 		}
-		objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, d.CRDs)
-		if err != nil || len(objs) == 0 {
-			return nil, err
-		}
-		return d.Validator.CRDs(objs)
 	}
-	return nil, nil
+	objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, given)
+	if err != nil {
+		return nil, &sideError{s.name, err}
+	}
+	if len(objs) == 0 {
+		return nil, nil
+	}
+	cs, err := d.Validator.CRDs(objs)
+	if err != nil {
+		return nil, &sideError{s.name, err}
+	}
+	return cs, nil
 }
