@@ -293,7 +293,7 @@ func names(l []any) []string {
 type unit struct {
 	v            verdict.Validator
 	crds         crdSides // the CRD files' definitions of each side
-	diffs        bool         // Change.Diff wanted
+	diffs        bool     // Change.Diff wanted
 	profile      string
 	base, head   *unitObjects
 	renamed      map[string][]string // a hashed object's base name → why it changed
