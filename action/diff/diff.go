@@ -147,28 +147,45 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 	if pair.crds.base, err = d.crds(base); err != nil {
 		return nil, 0, err
 	}
+	if err := d.engines(tenants, base, head); err != nil {
+		return nil, 0, err
+	}
+	if err := pair.render(ctx, base, head); err != nil {
+		return nil, 0, err
+	}
+	changes, err := pair.finish()
+	return changes, len(tenants), err
+}
+
+// engines makes each side's engine, and tells the soft memory limit both
+// engines at once (and the tenants one side holds for the other,
+// pairing.ahead).
+func (d *Diff) engines(tenants []string, sides ...*side) error {
 	var limit int64
-	for _, s := range []*side{base, head} {
+	for _, s := range sides {
 		if s.in == nil {
 			continue
 		}
 		if err := s.engine(tenants); err != nil {
-			return nil, 0, err
+			return err
 		}
 		limit += s.e.MemoryLimit()
 	}
 	if d.MemoryLimit != nil {
-		// Both sides' engines at once, and the tenants one side holds
-		// for the other (pairing.ahead).
 		d.MemoryLimit(limit)
 	}
-	// A side that fails stops the other: its error is the run's.
+	return nil
+}
+
+// render renders both sides at once, each tenant compared as both sides
+// have it. A side that fails stops the other: its error is the run's.
+func (p *pairing) render(ctx context.Context, base, head *side) error {
 	sides, stopSides := context.WithCancel(ctx)
 	defer stopSides()
 	defer context.AfterFunc(sides, func() { // a side waiting for the other stops too
-		pair.mu.Lock()
-		pair.cond.Broadcast()
-		pair.mu.Unlock()
+		p.mu.Lock()
+		p.cond.Broadcast()
+		p.mu.Unlock()
 	})()
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
@@ -179,18 +196,14 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer pair.done(i)
-			if errs[i] = s.render(sides, func(u *unitObjects) error { return pair.add(sides, i, u) }); errs[i] != nil {
+			defer p.done(i)
+			if errs[i] = s.render(sides, func(u *unitObjects) error { return p.add(sides, i, u) }); errs[i] != nil {
 				stopSides()
 			}
 		}()
 	}
 	wg.Wait()
-	if err := firstError(ctx, errs); err != nil {
-		return nil, 0, err
-	}
-	changes, err := pair.finish()
-	return changes, len(tenants), err
+	return firstError(ctx, errs)
 }
 
 // firstError is the base's error, else the head's (one error, one line),
