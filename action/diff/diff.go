@@ -80,6 +80,7 @@ type side struct {
 	name string // "head", or "base (REF)"
 	in   *action.Inputs
 	e    *render.Engine // once made (engine)
+	crds []string       // the --crds paths the side holds
 }
 
 // sideError says which side an error arose on.
@@ -113,12 +114,28 @@ func (d *Diff) load(fsys fs.FS, root *loadroot.Root, name, profile string) (*sid
 	}
 	o := d.Options
 	o.Profile, o.Tenants, o.Shard, o.MemoryLimit, o.Redact, o.Root = profile, nil, action.Shard{}, nil, false, root
+	if name != "head" {
+		o.CRDs = held(fsys, d.CRDs)
+	}
+	s.crds = o.CRDs
 	in, err := action.Load(fsys, o)
 	if err != nil {
 		return nil, &sideError{name, err}
 	}
 	s.in = in
 	return s, nil
+}
+
+// held are the paths fsys holds: a --crds path the base does not hold is a
+// CRD the change adds, and the base has none there.
+func held(fsys fs.FS, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := userfs.Stat(fsys, p); !errors.Is(err, fs.ErrNotExist) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // profile diffs one profile: both sides loaded, their tenants chosen
@@ -465,23 +482,12 @@ type crdSides struct{ base, head verdict.CRDs }
 
 // crds compiles the side's CRD files (--crds, the profile's check.crds),
 // read from the side's own files, for the transition rules of custom
-// resources' updates; nil without a Validator, CRD files or the side. A
-// --crds path the base does not hold is a CRD the change adds: the base
-// has none there.
+// resources' updates; nil without a Validator, CRD files or the side.
 func (d *Diff) crds(s *side) (verdict.CRDs, error) {
 	if d.Validator == nil || s.in == nil {
 		return nil, nil
 	}
-	given := d.CRDs
-	if s.name != "head" {
-		given = nil
-		for _, p := range d.CRDs {
-			if _, err := userfs.Stat(s.in.FS, p); !errors.Is(err, fs.ErrNotExist) {
-				given = append(given, p)
-			}
-		}
-	}
-	objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, given)
+	objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, s.crds)
 	if err != nil {
 		return nil, &sideError{s.name, err}
 	}
