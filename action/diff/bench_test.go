@@ -1,12 +1,9 @@
 package diff_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"maps"
-	"path/filepath"
 	"testing"
 	"testing/fstest"
 
@@ -17,21 +14,21 @@ import (
 	"github.com/krender/krender/lint/validator"
 )
 
-// baseOf is the fleet as it was before a pull request that changes app-01's
-// ConfigMap (a new hash: app-01 rolls in every tenant) and adds a pod
-// annotation to app-03's Deployment (it rolls too).
+// baseOf is the fleet as it was before a pull request (fleetgen.BaseEdits:
+// two workloads roll in every tenant).
 func baseOf(b *testing.B, head fstest.MapFS) fstest.MapFS {
-	base := maps.Clone(head)
-	edit := func(name, old, new string) {
-		f := head[name]
-		if f == nil || !bytes.Contains(f.Data, []byte(old)) {
-			b.Fatalf("%s holds no %q", name, old)
-		}
-		base[name] = &fstest.MapFile{Data: bytes.Replace(f.Data, []byte(old), []byte(new), 1)}
+	files := map[string][]byte{}
+	for name, f := range head {
+		files[name] = f.Data
 	}
-	edit(filepath.Join(fleetgen.AppsDir, "app-01", "configmap.yaml"), "cache.ttl=300", "cache.ttl=600")
-	edit(filepath.Join(fleetgen.AppsDir, "app-03", "deployment.yaml"), "      labels:\n        app: app-03\n        tenant: ${TENANT_ID}\n    spec:",
-		"      labels:\n        app: app-03\n        tenant: ${TENANT_ID}\n      annotations: {prometheus.io/scrape: \"true\"}\n    spec:")
+	baseFiles, err := fleetgen.BaseFiles(files)
+	if err != nil {
+		b.Fatal(err)
+	}
+	base := fstest.MapFS{}
+	for name, text := range baseFiles {
+		base[name] = &fstest.MapFile{Data: text}
+	}
 	return base
 }
 

@@ -290,8 +290,8 @@ func names(l []any) []string {
 // unit is one tenant's comparison.
 type unit struct {
 	v            verdict.Validator
-	crds         verdict.CRDs // the CRD files' definitions; nil without
-	diffs        bool         // Change.Diff wanted
+	crds         crdSides // the CRD files' definitions of each side
+	diffs        bool     // Change.Diff wanted
 	profile      string
 	base, head   *unitObjects
 	renamed      map[string][]string // a hashed object's base name → why it changed
@@ -302,7 +302,7 @@ type unit struct {
 
 // compareUnit compares one tenant's two renders (an empty one where the
 // tenant is on one side only).
-func compareUnit(d *Diff, crds verdict.CRDs, profile string, base, head *unitObjects) ([]Change, error) {
+func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects) ([]Change, error) {
 	u := &unit{v: d.Validator, diffs: d.Diffs, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
 	u.secrets()
 	u.variables()
@@ -487,7 +487,10 @@ func (u *unit) modified(c *Change, old, new *object) error {
 func verdictOn(c *Change, up verdict.Update, written bool) (changed bool) {
 	changed = written
 	if up.Known {
-		if written && !up.Template {
+		switch {
+		case written && !up.Template && c.Kind == "Rollout":
+			c.Reasons = append(c.Reasons, "the pod template is the same once defaulted as the API server defaults a pod template (its ReplicaSet is kept)")
+		case written && !up.Template:
 			c.Reasons = append(c.Reasons, "the pod template is stored the same (the API server's defaults and canonical forms)")
 		}
 		changed = up.Template
@@ -514,10 +517,7 @@ func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
 		return u.v.Update(old.o, new.o)
 	}
 	if custom {
-		if u.crds != nil {
-			return u.crds.Update(old.o, new.o, new.namespace)
-		}
-		return verdict.Update{}, nil
+		return u.judgeCustom(old, new, ls)
 	}
 	for _, l := range ls {
 		if !settledByFields(old, new, l) {
@@ -525,6 +525,37 @@ func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
 		}
 	}
 	return verdict.Update{}, nil
+}
+
+// judgeCustom judges a custom resource's update: its CRD's rules where
+// the CRD files define it, and an Argo Rollout's pod template as its
+// controller compares it (the API server's PodTemplate defaults), which
+// needs the API server's code where the template differs as written.
+func (u *unit) judgeCustom(old, new *object, ls []leaf) (verdict.Update, error) {
+	var up verdict.Update
+	if tpl := workload.TemplatePath(new.kind, new.group); new.kind == "Rollout" && tpl != nil {
+		for _, l := range ls {
+			if !hasPrefix(l.path, tpl) {
+				continue
+			}
+			if u.v == nil {
+				return verdict.Update{}, ErrNeedsValidator
+			}
+			var err error
+			if up, err = u.v.Update(old.o, new.o); err != nil {
+				return verdict.Update{}, err
+			}
+			break
+		}
+	}
+	if u.crds.head != nil {
+		cu, err := u.crds.head.Update(u.crds.base, old.o, new.o, new.namespace)
+		if err != nil {
+			return verdict.Update{}, err
+		}
+		up.Refused = cu.Refused
+	}
+	return up, nil
 }
 
 // settledByFields says a difference needs no API server to judge: an

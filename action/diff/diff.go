@@ -79,6 +79,8 @@ func (d *Diff) Run(ctx context.Context) (*Result, error) {
 type side struct {
 	name string // "head", or "base (REF)"
 	in   *action.Inputs
+	e    *render.Engine // once made (engine)
+	crds []string       // the --crds paths the side holds
 }
 
 // sideError says which side an error arose on.
@@ -112,12 +114,28 @@ func (d *Diff) load(fsys fs.FS, root *loadroot.Root, name, profile string) (*sid
 	}
 	o := d.Options
 	o.Profile, o.Tenants, o.Shard, o.MemoryLimit, o.Redact, o.Root = profile, nil, action.Shard{}, nil, false, root
+	if name != "head" {
+		o.CRDs = held(fsys, d.CRDs)
+	}
+	s.crds = o.CRDs
 	in, err := action.Load(fsys, o)
 	if err != nil {
 		return nil, &sideError{name, err}
 	}
 	s.in = in
 	return s, nil
+}
+
+// held are the paths fsys holds: a --crds path the base does not hold is a
+// CRD the change adds, and the base has none there.
+func held(fsys fs.FS, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := userfs.Stat(fsys, p); !errors.Is(err, fs.ErrNotExist) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // profile diffs one profile: both sides loaded, their tenants chosen
@@ -139,10 +157,53 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
-	pair := newPairing(profile, tenants, d)
-	if pair.crds, err = d.crds(head, base); err != nil {
+	pair := newPairing(profile, tenants, d, base, head)
+	if pair.crds.head, err = d.crds(head); err != nil {
 		return nil, 0, err
 	}
+	if pair.crds.base, err = d.crds(base); err != nil {
+		return nil, 0, err
+	}
+	if err := d.engines(tenants, base, head); err != nil {
+		return nil, 0, err
+	}
+	if err := pair.render(ctx, base, head); err != nil {
+		return nil, 0, err
+	}
+	changes, err := pair.finish()
+	return changes, len(tenants), err
+}
+
+// engines makes each side's engine, and tells the soft memory limit both
+// engines at once (and the tenants one side holds for the other,
+// pairing.ahead).
+func (d *Diff) engines(tenants []string, sides ...*side) error {
+	var limit int64
+	for _, s := range sides {
+		if s.in == nil {
+			continue
+		}
+		if err := s.engine(tenants); err != nil {
+			return err
+		}
+		limit += s.e.MemoryLimit()
+	}
+	if d.MemoryLimit != nil {
+		d.MemoryLimit(limit)
+	}
+	return nil
+}
+
+// render renders both sides at once, each tenant compared as both sides
+// have it. A side that fails stops the other: its error is the run's.
+func (p *pairing) render(ctx context.Context, base, head *side) error {
+	sides, stopSides := context.WithCancel(ctx)
+	defer stopSides()
+	defer context.AfterFunc(sides, func() { // a side waiting for the other stops too
+		p.mu.Lock()
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	})()
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, s := range []*side{base, head} {
@@ -152,17 +213,30 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = s.render(ctx, tenants, func(u *unitObjects) error { return pair.add(i, u) })
+			defer p.done(i)
+			if errs[i] = s.render(sides, func(u *unitObjects) error { return p.add(sides, i, u) }); errs[i] != nil {
+				stopSides()
+			}
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs { // the base's first: one error, one line
-		if err != nil {
-			return nil, 0, err
+	return firstError(ctx, errs)
+}
+
+// firstError is the base's error, else the head's (one error, one line),
+// passing over a side that only stopped because the other failed.
+func firstError(ctx context.Context, errs []error) error {
+	var stopped error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case ctx.Err() == nil && errors.Is(err, context.Canceled):
+			stopped = err
+		default:
+			return err
 		}
 	}
-	changes, err := pair.finish()
-	return changes, len(tenants), err
+	return stopped
 }
 
 // tenants are the tenants the run compares, head's order first then the
@@ -214,16 +288,29 @@ type unitObjects struct {
 	objects []*object
 }
 
-// render renders the side's units among tenants and hands each tenant's
-// objects to emit, in order.
-func (s *side) render(ctx context.Context, tenants []string, emit func(*unitObjects) error) error {
+// engine makes the side's engine for its units among tenants, in the
+// order of tenants: both sides hand their tenants over in one order.
+func (s *side) engine(tenants []string) error {
 	var units []render.Unit
-	for _, u := range s.in.Units {
-		if slices.Contains(tenants, u.Tenant) {
-			units = append(units, u)
+	for _, t := range tenants {
+		for _, u := range s.in.Units {
+			if u.Tenant == t {
+				units = append(units, u)
+			}
 		}
 	}
 	s.in.Units = units
+	e, err := s.in.Engine(nil)
+	if err != nil {
+		return &sideError{s.name, err}
+	}
+	s.e = e
+	return nil
+}
+
+// render renders the side's units and hands each tenant's objects to
+// emit, in order.
+func (s *side) render(ctx context.Context, emit func(*unitObjects) error) error {
 	own := map[string]map[string]bool{}
 	for _, t := range s.in.Profile.Tenants {
 		own[t.Name] = map[string]bool{}
@@ -231,11 +318,8 @@ func (s *side) render(ctx context.Context, tenants []string, emit func(*unitObje
 			own[t.Name][name] = true
 		}
 	}
-	e, err := s.in.Engine(nil)
-	if err != nil {
-		return &sideError{s.name, err}
-	}
-	_, err = render.Map(e, func(set *manifest.Set) (*unitObjects, error) {
+	e := s.e
+	_, err := render.Map(e, func(set *manifest.Set) (*unitObjects, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -245,46 +329,96 @@ func (s *side) render(ctx context.Context, tenants []string, emit func(*unitObje
 		}
 		return u, nil
 	}, emit)
-	if err != nil && ctx.Err() == nil {
+	if err != nil && (ctx.Err() == nil || !errors.Is(err, ctx.Err())) {
 		return &sideError{s.name, err}
 	}
 	return err
 }
 
+// ahead is how many tenants one side holds for the other before it waits:
+// the two renders keep step, so that the faster side does not hold the
+// whole fleet while the slower one judges its changes.
+const ahead = 4
+
 // pairing meets each tenant's two renders and compares them as soon as
-// both are there, so that a fleet is never held whole.
+// both are there, so that a fleet is never held whole: a tenant on one
+// side only is compared at once, and a side more than `ahead` tenants
+// ahead of the other waits for it (both hand over their tenants in one
+// order, so the other side always reaches them).
 type pairing struct {
 	profile string
 	order   map[string]int
 	d       *Diff
 	mu      sync.Mutex
+	cond    *sync.Cond
 	waiting map[string]*unitObjects // by tenant, the side that came first
 	sideOf  map[string]int
-	// crds are the --crds files' definitions, for custom resources' updates.
-	crds    verdict.CRDs
+	held    [2]int             // tenants waiting, by the side holding them
+	ended   [2]bool            // a side's render ended (or never began)
+	on      [2]map[string]bool // the tenants each side has
+	// crds are each side's CRD files' definitions, for custom resources'
+	// updates.
+	crds    crdSides
 	changes [][]Change // by tenant order
 }
 
-func newPairing(profile string, tenants []string, d *Diff) *pairing {
+func newPairing(profile string, tenants []string, d *Diff, base, head *side) *pairing {
 	p := &pairing{profile: profile, order: map[string]int{}, d: d, waiting: map[string]*unitObjects{}, sideOf: map[string]int{}, changes: make([][]Change, len(tenants))}
+	p.cond = sync.NewCond(&p.mu)
 	for i, t := range tenants {
 		p.order[t] = i
+	}
+	for i, s := range []*side{base, head} {
+		p.on[i] = map[string]bool{}
+		if s.in == nil {
+			p.ended[i] = true
+			continue
+		}
+		for _, u := range s.in.Units {
+			p.on[i][u.Tenant] = true
+		}
 	}
 	return p
 }
 
 // add takes one side's tenant (0 base, 1 head) and compares it with the
-// other's once both came.
-func (p *pairing) add(sideIndex int, u *unitObjects) error {
+// other's once both came; a tenant the other side does not have is
+// compared with nothing at once.
+func (p *pairing) add(ctx context.Context, sideIndex int, u *unitObjects) error {
+	other := 1 - sideIndex
 	p.mu.Lock()
-	other, ok := p.waiting[u.tenant]
+	if !p.on[other][u.tenant] {
+		p.mu.Unlock()
+		return p.compare(sideIndex, u, &unitObjects{tenant: u.tenant})
+	}
+	for p.waiting[u.tenant] == nil && p.held[sideIndex] >= ahead && !p.ended[other] && ctx.Err() == nil {
+		p.cond.Wait()
+	}
+	them, ok := p.waiting[u.tenant]
 	if !ok {
 		p.waiting[u.tenant], p.sideOf[u.tenant] = u, sideIndex
+		p.held[sideIndex]++
 		p.mu.Unlock()
 		return nil
 	}
 	delete(p.waiting, u.tenant)
+	p.held[other]--
+	p.cond.Broadcast()
 	p.mu.Unlock()
+	return p.compare(sideIndex, u, them)
+}
+
+// done notes that a side's render ended: the other waits for it no more.
+func (p *pairing) done(sideIndex int) {
+	p.mu.Lock()
+	p.ended[sideIndex] = true
+	p.cond.Broadcast()
+	p.mu.Unlock()
+}
+
+// compare compares u, from side sideIndex, with other, the other side's
+// render of its tenant.
+func (p *pairing) compare(sideIndex int, u, other *unitObjects) error {
 	base, head := other, u
 	if sideIndex == 0 {
 		base, head = u, other
@@ -315,21 +449,13 @@ func changedVars(base, head *unitObjects) []string {
 	return out
 }
 
-// finish compares the tenants found on one side only, and returns every
-// change in tenant order.
+// finish compares the tenants left waiting (a side whose render stopped),
+// and returns every change in tenant order.
 func (p *pairing) finish() ([]Change, error) {
 	for t, u := range p.waiting {
-		var changes []Change
-		var err error
-		if p.sideOf[t] == 0 {
-			changes, err = compareUnit(p.d, p.crds, p.profile, u, &unitObjects{tenant: t})
-		} else {
-			changes, err = compareUnit(p.d, p.crds, p.profile, &unitObjects{tenant: t}, u)
-		}
-		if err != nil {
+		if err := p.compare(p.sideOf[t], u, &unitObjects{tenant: t}); err != nil {
 			return nil, err
 		}
-		p.changes[p.order[t]] = changes
 	}
 	var out []Change
 	for _, c := range p.changes {
@@ -350,22 +476,27 @@ func secretVars(u *unitObjects) func(string) bool {
 	return u.secret
 }
 
-// crds compiles the CRD files (--crds, the profile's check.crds) of the
-// head, else of the base, for the transition rules of custom resources'
-// updates; nil without a Validator or CRD files.
-func (d *Diff) crds(sides ...*side) (verdict.CRDs, error) {
-	if d.Validator == nil {
+// crdSides are the CRD files' definitions of each side; nil where a side
+// has none.
+type crdSides struct{ base, head verdict.CRDs }
+
+// crds compiles the side's CRD files (--crds, the profile's check.crds),
+// read from the side's own files, for the transition rules of custom
+// resources' updates; nil without a Validator, CRD files or the side.
+func (d *Diff) crds(s *side) (verdict.CRDs, error) {
+	if d.Validator == nil || s.in == nil {
 		return nil, nil
 	}
-	for _, s := range sides {
-		if s.in == nil {
-			continue
-		}
-		objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, d.CRDs)
-		if err != nil || len(objs) == 0 {
-			return nil, err
-		}
-		return d.Validator.CRDs(objs)
+	objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, s.crds)
+	if err != nil {
+		return nil, &sideError{s.name, err}
 	}
-	return nil, nil
+	if len(objs) == 0 {
+		return nil, nil
+	}
+	cs, err := d.Validator.CRDs(objs)
+	if err != nil {
+		return nil, &sideError{s.name, err}
+	}
+	return cs, nil
 }

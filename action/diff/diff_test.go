@@ -3,9 +3,13 @@ package diff
 import (
 	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/krender/krender/action"
 )
@@ -64,3 +68,74 @@ func TestLeanSettlesWhatTheFieldsSettle(t *testing.T) {
 }
 
 func replace(s, old, new string) string { return strings.ReplaceAll(s, old, new) }
+
+// fleetRepo is a profile whose tenants (in the order given) each set LEVEL,
+// and a ConfigMap that shows it.
+func fleetRepo(tenants []string, level func(string) string) fstest.MapFS {
+	var p strings.Builder
+	p.WriteString("vars: {TAG: \"1\"}\ntenants:\n")
+	for _, t := range tenants {
+		p.WriteString("  " + t + ":\n    vars: {LEVEL: " + level(t) + "}\n")
+	}
+	repo := repoOf("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flags}\ndata:\n  level: ${LEVEL}\n", replace(deployment, "REPLICAS", "2"))
+	repo["p.yaml"] = &fstest.MapFile{Data: []byte(p.String())}
+	return repo
+}
+
+// TestTenantsInAnotherOrderAndOnOneSide: the two sides keep step whatever
+// order their profiles list their tenants in and however many tenants only
+// one side has; each tenant is compared with its own.
+func TestTenantsInAnotherOrderAndOnOneSide(t *testing.T) {
+	var shared, headOnly, baseOnly []string
+	for i := range 12 {
+		shared = append(shared, fmt.Sprintf("s%02d", i))
+		headOnly = append(headOnly, fmt.Sprintf("h%02d", i))
+		baseOnly = append(baseOnly, fmt.Sprintf("b%02d", i))
+	}
+	headTenants := append(slices.Clone(headOnly), shared...)
+	baseTenants := slices.Concat(baseOnly, shared)
+	slices.Reverse(baseTenants)
+	// Odd shared tenants change their level.
+	odd := func(t string) bool { return t[0] == 's' && (t[2]-'0')%2 == 1 }
+	head := fleetRepo(headTenants, func(t string) string {
+		if odd(t) {
+			return "debug"
+		}
+		return "info"
+	})
+	base := fleetRepo(baseTenants, func(string) string { return "info" })
+	done := make(chan struct{})
+	var res *Result
+	var err error
+	go func() { defer close(done); res, err = run(t, base, head) }()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the two sides wait for each other")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range res.Changes {
+		got[c.Tenant+" "+c.Kind] = string(c.Change)
+	}
+	want := map[string]string{}
+	for _, t := range headOnly {
+		want[t+" ConfigMap"], want[t+" Deployment"] = string(Added), string(Added)
+	}
+	for _, t := range baseOnly {
+		want[t+" ConfigMap"], want[t+" Deployment"] = string(Removed), string(Removed)
+	}
+	for _, t := range shared {
+		if odd(t) {
+			want[t+" ConfigMap"] = string(Modified)
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("changes %v\nwant %v", got, want)
+	}
+	if res.Summary.Tenants != 36 {
+		t.Errorf("%d tenants, want 36", res.Summary.Tenants)
+	}
+}

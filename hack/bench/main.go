@@ -48,6 +48,8 @@ import (
 
 type config struct {
 	sizes     []int
+	diffSizes []int // tenant counts krender diff is measured at
+	diffOnly  bool  // measure krender diff alone, rewrite its section only
 	apps      int
 	sample    int
 	runs      int
@@ -75,7 +77,7 @@ func main() {
 		return
 	}
 	var c config
-	var sizes string
+	var sizes, diffSizes string
 	flag.StringVar(&sizes, "sizes", "10,100,500", "tenant counts to measure")
 	flag.IntVar(&c.apps, "apps", 20, "apps per tenant (a Deployment, a Service and a ConfigMap each)")
 	flag.IntVar(&c.sample, "shell-sample", 10, "tenants the shell pipeline renders when T is larger; its time is scaled by T/sample")
@@ -88,14 +90,11 @@ func main() {
 	flag.BoolVar(&c.kustomize, "kustomize", true, "measure kubectl kustomize")
 	flag.StringVar(&c.before, "before", "", "a previous krender build to measure alternately with -krender (render and check); its krender-check, if it has one, beside it")
 	flag.StringVar(&c.beforeName, "before-name", "", "what the -before build is, for the report (default: its path)")
+	flag.StringVar(&diffSizes, "diff-sizes", "100,1000", "tenant counts krender diff is measured at, beside one render")
+	flag.BoolVar(&c.diffOnly, "diff-only", false, "measure krender diff alone and rewrite only its section of the report")
 	flag.Parse()
-	for _, s := range strings.Split(sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 {
-			fatalf("-sizes: %q is not a tenant count", s)
-		}
-		c.sizes = append(c.sizes, n)
-	}
+	c.sizes = tenantCounts("-sizes", sizes)
+	c.diffSizes = tenantCounts("-diff-sizes", diffSizes)
 	if c.beforeName == "" {
 		c.beforeName = c.before
 	}
@@ -129,9 +128,25 @@ type row struct {
 	load             string // /proc/loadavg when the size started
 }
 
+// tenantCounts reads a flag's comma-separated tenant counts.
+func tenantCounts(name, list string) []int {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			fatalf("%s: %q is not a tenant count", name, s)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
 func run(c config) error {
 	if err := resolveTools(&c); err != nil {
 		return err
+	}
+	if c.diffOnly {
+		return runDiffOnly(c)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -165,8 +180,12 @@ func run(c config) error {
 	if err != nil {
 		return err
 	}
+	diffs, err := measureDiffs(c)
+	if err != nil {
+		return err
+	}
 	m.loadAfter = readTrim("/proc/loadavg")
-	report := m.markdown(c, rows) + profileMarkdown(prof.tenants, shares)
+	report := m.markdown(c, rows) + diffMarkdown(c, diffs) + profileMarkdown(prof.tenants, shares)
 	// The file may hold sections written by hand: carry them over.
 	old, err := os.ReadFile(c.out)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -27,19 +27,36 @@ import (
 // customResourceStrategy.ValidateUpdate: the schema, the embedded objects,
 // the list types and the x-kubernetes-validations rules with oldSelf (the
 // transition rules). Nothing is refused where no CRD defines the kind.
-func (c *Catalog) Update(old, new *manifest.Object, namespace string) (verdict.Update, error) {
-	d := c.files[schema.GroupKind{Group: new.Group(), Kind: new.Kind()}]
+//
+// base holds the CRDs old was created under (nil: c's): old is stored as
+// base's definition stores a create, then read back as c's reads it from
+// storage (pruned and defaulted by the version c serves), which is what
+// the API server holds once c's CRD is applied before the resource.
+func (c *Catalog) Update(base verdict.CRDs, old, new *manifest.Object, namespace string) (verdict.Update, error) {
+	gk := schema.GroupKind{Group: new.Group(), Kind: new.Kind()}
+	d := c.files[gk]
 	if d == nil || len(d.Problems) > 0 {
 		return verdict.Update{}, nil
 	}
-	return d.update(old, new, namespace)
+	from := d
+	if b, ok := base.(*Catalog); ok && b != nil {
+		if bd := b.files[gk]; bd != nil && len(bd.Problems) == 0 {
+			from = bd
+		}
+	}
+	return d.update(from, old, new, namespace)
 }
 
-func (d *Definition) update(old, new *manifest.Object, namespace string) (_ verdict.Update, err error) {
+func (d *Definition) update(from *Definition, old, new *manifest.Object, namespace string) (_ verdict.Update, err error) {
 	defer recovered(&err, fmt.Sprintf("%s %s %q", new.APIVersion(), new.Kind(), new.Name()))
-	stored, err := d.stored(old, namespace)
+	stored, err := from.stored(old, namespace)
 	if err != nil || stored == nil {
 		return verdict.Update{}, err
+	}
+	if from != d {
+		if stored, err = d.read(stored); err != nil || stored == nil {
+			return verdict.Update{}, err
+		}
 	}
 	applied, err := d.stored(new, namespace)
 	if err != nil || applied == nil {
@@ -50,6 +67,22 @@ func (d *Definition) update(old, new *manifest.Object, namespace string) (_ verd
 		u.Refused = append(u.Refused, verdict.Problem{Kind: verdict.Invalid, Node: locate(new, e.Field), Path: e.Field, Msg: e.ErrorBody()})
 	}
 	return u, nil
+}
+
+// read is s, stored under another definition of the kind, as d's decoder
+// reads it from storage: pruned and defaulted by d's version of the same
+// name; nil where d does not serve that version (a conversion d's CRD
+// would have to make).
+func (d *Definition) read(s *decoded) (*decoded, error) {
+	ver := d.versions[s.ver.name]
+	if ver == nil || !ver.served {
+		return nil, nil
+	}
+	if _, err := decode(s.u, ver); err != nil {
+		return nil, err
+	}
+	structuraldefaulting.Default(s.u, ver.structural)
+	return &decoded{s.u, ver}, nil
 }
 
 // decoded is a custom resource as a create stores it, and its version.

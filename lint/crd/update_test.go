@@ -24,7 +24,7 @@ func TestUpdateTransitionRules(t *testing.T) {
 		{"engine: postgres", "engine: mysql", "engine is immutable"},
 		{"storage: 10Gi", "storage: 20Gi", ""},
 	} {
-		u, err := c.Update(parse(t, db)[0], parse(t, strings.Replace(db, c2.from, c2.to, 1))[0], "shop")
+		u, err := c.Update(nil, parse(t, db)[0], parse(t, strings.Replace(db, c2.from, c2.to, 1))[0], "shop")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,7 @@ func TestUpdateTransitionRules(t *testing.T) {
 		}
 	}
 	other := strings.Replace(db, "kind: Database", "kind: Cache", 1)
-	if u, err := c.Update(parse(t, other)[0], parse(t, other)[0], "shop"); err != nil || u.Known || len(u.Refused) > 0 {
+	if u, err := c.Update(nil, parse(t, other)[0], parse(t, other)[0], "shop"); err != nil || u.Known || len(u.Refused) > 0 {
 		t.Errorf("a kind no CRD defines: %+v, %v", u, err)
 	}
 }

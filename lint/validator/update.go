@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,12 +69,26 @@ var strategies = map[schema.GroupKind]strategy{
 // converted to the internal type, old as its create stored it, then new
 // through the registry's update (rest.BeforeUpdate: PrepareForUpdate and
 // the kind's Validate*Update). The pod templates are compared as stored.
+//
+// An Argo Rollout is a custom resource: the API server stores it as
+// written (its CRD defaults nothing in the template). Its controller finds
+// the ReplicaSet of its template by the template's hash, else by
+// comparing the template defaulted as the API server defaults a
+// PodTemplate (SetObjectDefaults_PodTemplate) with each ReplicaSet's,
+// which the API server defaulted when it stored the ReplicaSet
+// (replicaset.FindNewReplicaSet): so each side's spec.template is decoded
+// into a core/v1 PodTemplateSpec, defaulted so, and the two compared
+// semantically (1Gi equals 1024Mi). Only Template is said of a Rollout;
+// its CRD's rules, if given, judge the rest (crd.Catalog.Update).
 func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	gv, err := schema.ParseGroupVersion(new.APIVersion())
 	if err != nil {
 		return verdict.Update{}, nil
 	}
 	gvk := gv.WithKind(new.Kind())
+	if gvk.GroupKind() == rollout {
+		return rolloutUpdate(old, new)
+	}
 	st, ok := strategies[gvk.GroupKind()]
 	if !ok || !legacyscheme.Scheme.Recognizes(gvk) {
 		return verdict.Update{}, nil
@@ -127,12 +142,64 @@ func asStored(o runtime.Object, gv schema.GroupVersion) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := json.Marshal(versioned)
+	return jsonValue(versioned)
+}
+
+// jsonValue is v as encoding/json reads it back into an any.
+func jsonValue(v any) (any, error) {
+	js, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var v any
-	return v, json.Unmarshal(js, &v)
+	var out any
+	return out, json.Unmarshal(js, &out)
+}
+
+// rollout is Argo Rollouts' workload.
+var rollout = schema.GroupKind{Group: "argoproj.io", Kind: "Rollout"}
+
+// rolloutUpdate says whether a Rollout's pod template differs as its
+// controller compares it; not Known where a side's template does not
+// decode into a PodTemplateSpec (then it is compared as written).
+func rolloutUpdate(old, new *manifest.Object) (verdict.Update, error) {
+	a, ok := rolloutTemplate(old)
+	if !ok {
+		return verdict.Update{}, nil
+	}
+	b, ok := rolloutTemplate(new)
+	if !ok {
+		return verdict.Update{}, nil
+	}
+	u := verdict.Update{Known: true, Template: !apiequality.Semantic.DeepEqual(a, b)}
+	if u.Template {
+		for i, t := range []*corev1.PodTemplateSpec{a, b} {
+			var err error
+			if u.Stored[i], err = jsonValue(map[string]any{"spec": map[string]any{"template": t}}); err != nil {
+				return verdict.Update{}, err
+			}
+		}
+	}
+	return u, nil
+}
+
+// rolloutTemplate is a Rollout's spec.template defaulted as the API server
+// defaults a PodTemplate.
+func rolloutTemplate(o *manifest.Object) (*corev1.PodTemplateSpec, bool) {
+	js, err := sent(o)
+	if err != nil {
+		return nil, false
+	}
+	var r struct {
+		Spec struct {
+			Template corev1.PodTemplateSpec `json:"template"`
+		} `json:"spec"`
+	}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &r); err != nil {
+		return nil, false
+	}
+	pt := &corev1.PodTemplate{Template: r.Spec.Template}
+	legacyscheme.Scheme.Default(pt)
+	return &pt.Template, true
 }
 
 // internal is o decoded into its versioned Go type, defaulted and converted

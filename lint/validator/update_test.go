@@ -48,21 +48,27 @@ func TestUpdateAsTheAPIServerStores(t *testing.T) {
 		{"image", "web:2.4.1", "web:2.5.0", true, ""},
 		{"selector", "selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}", "selector: {matchLabels: {app: web, v: \"2\"}}\n  template:\n    metadata: {labels: {app: web, v: \"2\"}}", true, "spec.selector"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			if !strings.Contains(web, c.from) {
-				t.Fatalf("%q is not in the Deployment", c.from)
-			}
-			u, err := APIServer{}.Update(object(t, web), object(t, strings.Replace(web, c.from, c.to, 1)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !u.Known || u.Template != c.template {
-				t.Errorf("Known %v, Template %v; want the template to differ: %v", u.Known, u.Template, c.template)
-			}
-			if c.refused == "" && len(u.Refused) > 0 || c.refused != "" && (len(u.Refused) == 0 || u.Refused[0].Path != c.refused || !strings.Contains(u.Refused[0].Msg, "field is immutable")) {
-				t.Errorf("refused %+v, want %q", u.Refused, c.refused)
-			}
-		})
+		// An Argo Rollout's template is compared as its controller
+		// compares it, defaulted as the API server defaults a pod
+		// template; its CRD, not the API server's code, judges the rest.
+		rollout := strings.Replace(web, "apiVersion: apps/v1\nkind: Deployment", "apiVersion: argoproj.io/v1alpha1\nkind: Rollout", 1)
+		for _, k := range []struct{ kind, text, refused string }{{"Deployment", web, c.refused}, {"Rollout", rollout, ""}} {
+			t.Run(k.kind+"/"+c.name, func(t *testing.T) {
+				if !strings.Contains(k.text, c.from) || k.text == web && k.kind == "Rollout" {
+					t.Fatalf("%q is not in the %s", c.from, k.kind)
+				}
+				u, err := APIServer{}.Update(object(t, k.text), object(t, strings.Replace(k.text, c.from, c.to, 1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !u.Known || u.Template != c.template {
+					t.Errorf("Known %v, Template %v; want the template to differ: %v", u.Known, u.Template, c.template)
+				}
+				if k.refused == "" && len(u.Refused) > 0 || k.refused != "" && (len(u.Refused) == 0 || u.Refused[0].Path != k.refused || !strings.Contains(u.Refused[0].Msg, "field is immutable")) {
+					t.Errorf("refused %+v, want %q", u.Refused, k.refused)
+				}
+			})
+		}
 	}
 }
 

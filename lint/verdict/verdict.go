@@ -101,8 +101,10 @@ type CRDs interface {
 	// Update judges new, a custom resource, applied over old as the API
 	// server does with the CRD files' definition of its kind, transition
 	// rules (oldSelf) included: Refused only (Known stays false, the
-	// template is the custom resource's as written).
-	Update(old, new *manifest.Object, namespace string) (Update, error)
+	// template is the custom resource's as written). base are the CRDs
+	// old was created under (nil: the same): old is stored by base's
+	// definition and read back by this one's.
+	Update(base CRDs, old, new *manifest.Object, namespace string) (Update, error)
 }
 
 // Update is what the API server does when new, the same object as old, is

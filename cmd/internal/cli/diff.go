@@ -36,11 +36,8 @@ func diffCmd(h *host) *cobra.Command {
   # As JSON, against a second checkout of the base
   krender diff --base-dir ../main -p profiles/prod.yaml -o json templates/`,
 		RunE: func(c *cobra.Command, args []string) (err error) {
-			if !slices.Contains([]string{"text", "markdown", "json"}, format) {
-				return fmt.Errorf("-o %s: want text, markdown or json", format)
-			}
-			if slices.Contains(args, loader.StdinPath) {
-				return fmt.Errorf("diff reads its templates on both sides: %s (standard input) is no path here", loader.StdinPath)
+			if err := checkDiffArgs(format, args); err != nil {
+				return err
 			}
 			if h.validator == nil && len(d.CRDs) > 0 {
 				return h.delegate() // CRDs' transition rules need the API server's code
@@ -82,6 +79,18 @@ func diffCmd(h *host) *cobra.Command {
 	c.Flags().StringVar(&dir, "base-dir", "", "compare with a second checkout in DIR instead of a git revision (the same paths, read from DIR)")
 	c.Flags().StringVarP(&format, "output", "o", "text", "output format: text, markdown (a pull request comment) or json (see docs/diff.md)")
 	return c
+}
+
+// checkDiffArgs refuses an unknown output format, and standard input as a
+// path: diff reads its templates on both sides.
+func checkDiffArgs(format string, args []string) error {
+	if !slices.Contains([]string{"text", "markdown", "json"}, format) {
+		return fmt.Errorf("-o %s: want text, markdown or json", format)
+	}
+	if slices.Contains(args, loader.StdinPath) {
+		return fmt.Errorf("diff reads its templates on both sides: %s (standard input) is no path here", loader.StdinPath)
+	}
+	return nil
 }
 
 // diffBase opens the base: a revision's tree read from git, or a second

@@ -151,24 +151,7 @@ func (f Fleet) customResource(i int) string {
 }
 
 // Write puts the fleet under dir.
-func (f Fleet) Write(dir string) error {
-	files := f.Files()
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p := filepath.Join(dir, n)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, files[n], 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+func (f Fleet) Write(dir string) error { return WriteFiles(dir, f.Files()) }
 
 func (f Fleet) profile() string {
 	var b strings.Builder
@@ -640,3 +623,49 @@ const relabelConfigs = `                        description: Relabeling rules, a
                               default: replace
                               enum: [replace, Replace, keep, Keep, drop, Drop, hashmod, HashMod, labelmap, LabelMap, labeldrop, LabelDrop, labelkeep, LabelKeep, lowercase, Lowercase, uppercase, Uppercase]
 `
+
+// BaseEdits are the fleet as it was before a pull request, file by file
+// (what the base held, what the head holds): the pull request changes
+// app-01's ConfigMap (a new hash: app-01 rolls in every tenant) and removes
+// a pod annotation from app-03's Deployment (it rolls too). `krender diff`
+// is measured on it: 2 workloads roll in each tenant.
+var BaseEdits = []struct{ File, Head, Base string }{
+	{filepath.Join(AppsDir, "app-01", "configmap.yaml"), "cache.ttl=300", "cache.ttl=600"},
+	{filepath.Join(AppsDir, "app-03", "deployment.yaml"), "      labels:\n        app: app-03\n        tenant: ${TENANT_ID}\n    spec:",
+		"      labels:\n        app: app-03\n        tenant: ${TENANT_ID}\n      annotations: {prometheus.io/scrape: \"true\"}\n    spec:"},
+}
+
+// BaseFiles are files (the fleet's, the head) as the base held them
+// (BaseEdits); an error when an edit does not apply.
+func BaseFiles(files map[string][]byte) (map[string][]byte, error) {
+	base := make(map[string][]byte, len(files))
+	for name, text := range files {
+		base[name] = text
+	}
+	for _, e := range BaseEdits {
+		if !strings.Contains(string(files[e.File]), e.Head) {
+			return nil, fmt.Errorf("%s holds no %q", e.File, e.Head)
+		}
+		base[e.File] = []byte(strings.Replace(string(files[e.File]), e.Head, e.Base, 1))
+	}
+	return base, nil
+}
+
+// WriteFiles puts files under dir.
+func WriteFiles(dir string, files map[string][]byte) error {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, files[n], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
