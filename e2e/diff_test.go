@@ -159,6 +159,40 @@ spec:
   ports: [{port: 80, targetPort: 8080}]
 `
 
+// nodePortService spells out its clusterIP and nodePort (each variant its
+// own: both are the cluster's, not the namespace's).
+func nodePortService(clusterIP, nodePort string) string {
+	return `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec:
+  type: NodePort
+  clusterIP: ` + clusterIP + `
+  selector: {app: web}
+  ports: [{name: http, port: 80, targetPort: 8080, nodePort: ` + nodePort + `}]
+`
+}
+
+const diffHeadless = `apiVersion: v1
+kind: Service
+metadata: {name: db, namespace: "${NAMESPACE}"}
+spec:
+  clusterIP: None
+  selector: {app: db}
+  ports: [{port: 5432}]
+`
+
+const diffLoadBalancer = `apiVersion: v1
+kind: Service
+metadata: {name: edge, namespace: "${NAMESPACE}"}
+spec:
+  type: LoadBalancer
+  externalTrafficPolicy: Local
+  healthCheckNodePort: 30514
+  selector: {app: edge}
+  ports: [{name: https, port: 443, targetPort: 8443, nodePort: 30515}]
+`
+
 const diffClaim = `apiVersion: v1
 kind: PersistentVolumeClaim
 metadata: {name: data, namespace: "${NAMESPACE}"}
@@ -203,6 +237,11 @@ var diffVariants = []diffVariant{
 	{name: "job-template", base: diffJob, head: swap(diffJob, "migrate:5", "migrate:6"), want: map[string]string{"Job/migrate": diff.Refused}},
 	{name: "pod-env", base: diffPod, head: swap(diffPod, "value: slow", "value: fast"), want: map[string]string{"Pod/debug": diff.Refused}},
 	{name: "service-port", base: diffService, head: swap(diffService, "targetPort: 8080", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
+	{name: "service-allocated-dropped", base: nodePortService("10.0.0.12", "30512"), head: swap(swap(nodePortService("10.0.0.12", "30512"), "  clusterIP: 10.0.0.12\n", ""), "targetPort: 8080, nodePort: 30512", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
+	{name: "service-headless-dropped", base: diffHeadless, head: swap(diffHeadless, "  clusterIP: None\n", ""), want: map[string]string{"Service/db": diff.None}},
+	{name: "service-headless-port", base: diffHeadless, head: swap(diffHeadless, "{port: 5432}", "{port: 5432, targetPort: 5433}"), want: map[string]string{"Service/db": diff.None}},
+	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}},
+	{name: "service-cluster-ip-changed", base: nodePortService("10.0.0.13", "30513"), head: swap(nodePortService("10.0.0.13", "30513"), "clusterIP: 10.0.0.13", "clusterIP: 10.0.0.14"), want: map[string]string{"Service/web": diff.Refused}},
 	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -13,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	kjson "sigs.k8s.io/json"
@@ -118,6 +120,14 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	// What the server wrote into the stored object (a Job's selector and
 	// pod labels) stays under a client-side apply that never named it.
 	st.PrepareForCreate(ctx, applied)
+	// The Service registry keeps what it allocated, or the client once
+	// set, where the update leaves it empty (see patchAllocatedValues).
+	if svc, ok := applied.(*api.Service); ok {
+		old := stored.(*api.Service)
+		normalizeClusterIPs(old, nil)
+		patchAllocatedValues(svc, old)
+		normalizeClusterIPs(svc, old)
+	}
 	u := verdict.Update{Known: true}
 	if err := rest.BeforeUpdate(st, ctx, applied, stored); err != nil {
 		u.Refused = problems(err)
@@ -254,4 +264,108 @@ func sent(o *manifest.Object) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}
 	return js, nil
+}
+
+// The Service registry (k8s.io/kubernetes/pkg/registry/core/service/storage)
+// fixes up an update before it validates it (REST.beginUpdate runs before
+// rest.BeforeUpdate): a value it allocated, or the client once set, that
+// the update leaves empty is kept. Its functions are unexported, so
+// patchAllocatedValues, normalizeClusterIPs and their helpers below mirror
+// them (v1.35). Without them the stored object lacks the clusterIPs its
+// create wrote, so a head that keeps an explicit clusterIP (None too) and
+// changes a port, or that omits a healthCheckNodePort, is judged refused
+// where the API server accepts it, and a changed clusterIP is refused for
+// the wrong reason.
+
+// patchAllocatedValues copies the stored clusterIP, clusterIPs, each
+// port's nodePort (matched by port name, unless another port of the update
+// already uses it) and healthCheckNodePort into an update that leaves them
+// empty, where both sides' types need them. As storage.patchAllocatedValues.
+func patchAllocatedValues(newSvc, oldSvc *api.Service) {
+	if needsClusterIP(oldSvc) && needsClusterIP(newSvc) {
+		if newSvc.Spec.ClusterIP == "" {
+			newSvc.Spec.ClusterIP = oldSvc.Spec.ClusterIP
+		}
+		if len(newSvc.Spec.ClusterIPs) == 0 && len(oldSvc.Spec.ClusterIPs) > 0 {
+			newSvc.Spec.ClusterIPs = oldSvc.Spec.ClusterIPs
+		}
+	}
+	if needsNodePort(oldSvc) && needsNodePort(newSvc) {
+		patchNodePorts(newSvc, oldSvc)
+	}
+	if needsHCNodePort(oldSvc) && needsHCNodePort(newSvc) {
+		if newSvc.Spec.HealthCheckNodePort == 0 {
+			newSvc.Spec.HealthCheckNodePort = oldSvc.Spec.HealthCheckNodePort
+		}
+	}
+}
+
+// patchNodePorts gives each port of the update that leaves its nodePort
+// empty the stored port's of the same name, unless that nodePort is one
+// both sides already use. As the node port part of
+// storage.patchAllocatedValues.
+func patchNodePorts(newSvc, oldSvc *api.Service) {
+	nodePortsUsed := func(svc *api.Service) sets.Set[int32] {
+		used := sets.New[int32]()
+		for _, p := range svc.Spec.Ports {
+			if p.NodePort != 0 {
+				used.Insert(p.NodePort)
+			}
+		}
+		return used
+	}
+	used := nodePortsUsed(oldSvc).Intersection(nodePortsUsed(newSvc))
+	np := map[string]int32{}
+	for _, p := range oldSvc.Spec.Ports {
+		np[p.Name] = p.NodePort
+	}
+	for i := range newSvc.Spec.Ports {
+		p := &newSvc.Spec.Ports[i]
+		if p.NodePort == 0 {
+			if oldVal := np[p.Name]; !used.Has(oldVal) {
+				p.NodePort = oldVal
+			}
+		}
+	}
+}
+
+func needsClusterIP(svc *api.Service) bool {
+	return svc.Spec.Type != api.ServiceTypeExternalName
+}
+
+func needsNodePort(svc *api.Service) bool {
+	return svc.Spec.Type == api.ServiceTypeNodePort ||
+		svc.Spec.Type == api.ServiceTypeLoadBalancer &&
+			(svc.Spec.AllocateLoadBalancerNodePorts == nil || *svc.Spec.AllocateLoadBalancerNodePorts)
+}
+
+func needsHCNodePort(svc *api.Service) bool {
+	return svc.Spec.Type == api.ServiceTypeLoadBalancer &&
+		svc.Spec.ExternalTrafficPolicy == api.ServiceExternalTrafficPolicyLocal
+}
+
+// normalizeClusterIPs keeps clusterIP and clusterIPs in step: on create
+// (oldSvc nil) a lone clusterIP becomes clusterIPs; on update clusterIPs
+// left empty under the same clusterIP are the stored ones, and a cleared
+// or changed clusterIP over the stored clusterIPs clears or follows them.
+// As storage.normalizeClusterIPs.
+func normalizeClusterIPs(newSvc, oldSvc *api.Service) {
+	if oldSvc == nil {
+		if len(newSvc.Spec.ClusterIP) > 0 && len(newSvc.Spec.ClusterIPs) == 0 {
+			newSvc.Spec.ClusterIPs = []string{newSvc.Spec.ClusterIP}
+		}
+		return
+	}
+	if len(oldSvc.Spec.ClusterIPs) > 0 && len(newSvc.Spec.ClusterIPs) == 0 && oldSvc.Spec.ClusterIP == newSvc.Spec.ClusterIP {
+		newSvc.Spec.ClusterIPs = oldSvc.Spec.ClusterIPs
+	}
+	if oldSvc.Spec.ClusterIP != newSvc.Spec.ClusterIP {
+		if len(oldSvc.Spec.ClusterIP) > 0 && len(newSvc.Spec.ClusterIP) == 0 {
+			if slices.Equal(oldSvc.Spec.ClusterIPs, newSvc.Spec.ClusterIPs) {
+				newSvc.Spec.ClusterIPs = nil
+			}
+		} else if slices.Equal(oldSvc.Spec.ClusterIPs, newSvc.Spec.ClusterIPs) {
+			newSvc.Spec.ClusterIPs = []string{newSvc.Spec.ClusterIP}
+		}
+	}
 }

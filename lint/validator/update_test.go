@@ -108,3 +108,47 @@ spec:
 		})
 	}
 }
+
+// TestUpdateServiceKeepsAllocatedValues: a Service update that leaves the
+// stored clusterIP, a port's nodePort or the healthCheckNodePort empty
+// keeps them, as the Service registry patches them in before it validates;
+// one that changes them is refused.
+func TestUpdateServiceKeepsAllocatedValues(t *testing.T) {
+	lb := `apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: shop}
+spec:
+  type: LoadBalancer
+  externalTrafficPolicy: Local
+  clusterIP: 10.96.0.40
+  healthCheckNodePort: 30400
+  selector: {app: web}
+  ports:
+    - {name: http, port: 80, targetPort: 8080, nodePort: 30080}
+    - {name: https, port: 443, targetPort: 8443, nodePort: 30443}
+`
+	headless := "apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec:\n  clusterIP: None\n  selector: {app: db}\n  ports: [{port: 5432}]\n"
+	for _, c := range []struct{ name, old, from, to, refused string }{
+		{"clusterIP dropped", lb, "  clusterIP: 10.96.0.40\n", "", ""},
+		{"nodePorts dropped", lb, "targetPort: 8080, nodePort: 30080}", "targetPort: 8081}", ""},
+		{"healthCheckNodePort dropped", lb, "  healthCheckNodePort: 30400\n", "", ""},
+		{"all dropped", lb, "  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "", ""},
+		{"headless dropped", headless, "  clusterIP: None\n", "", ""},
+		{"clusterIP changed", lb, "clusterIP: 10.96.0.40", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]"},
+		{"headless made ClusterIP", headless, "clusterIP: None", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]"},
+		{"nodePort changed", lb, "nodePort: 30080", "nodePort: 30081", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(c.old, c.from) {
+				t.Fatalf("%q is not in the Service", c.from)
+			}
+			u, err := APIServer{}.Update(object(t, c.old), object(t, strings.Replace(c.old, c.from, c.to, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !u.Known || c.refused == "" && len(u.Refused) > 0 || c.refused != "" && (len(u.Refused) == 0 || u.Refused[0].Path != c.refused || !strings.Contains(u.Refused[0].Msg, "may not change once set")) {
+				t.Errorf("Known %v, refused %+v, want %q", u.Known, u.Refused, c.refused)
+			}
+		})
+	}
+}
