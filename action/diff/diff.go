@@ -16,7 +16,6 @@ import (
 	"sync"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/suggest"
@@ -80,7 +79,6 @@ type side struct {
 	name string // "head", or "base (REF)"
 	in   *action.Inputs
 	e    *render.Engine // once made (engine)
-	crds []string       // the --crds paths the side holds
 }
 
 // sideError says which side an error arose on.
@@ -117,7 +115,6 @@ func (d *Diff) load(fsys fs.FS, root *loadroot.Root, name, profile string) (*sid
 	if name != "head" {
 		o.CRDs = held(fsys, d.CRDs)
 	}
-	s.crds = o.CRDs
 	in, err := action.Load(fsys, o)
 	if err != nil {
 		return nil, &sideError{name, err}
@@ -481,20 +478,16 @@ func secretVars(u *unitObjects) func(string) bool {
 type crdSides struct{ base, head verdict.CRDs }
 
 // crds compiles the side's CRD files (--crds, the profile's check.crds),
-// read from the side's own files, for the transition rules of custom
+// as its inputs read them from the side's own files, for the transition rules of custom
 // resources' updates; nil without a Validator, CRD files or the side.
 func (d *Diff) crds(s *side) (verdict.CRDs, error) {
 	if d.Validator == nil || s.in == nil {
 		return nil, nil
 	}
-	objs, err := loader.CRDs(s.in.FS, s.in.Root, s.in.Profile, s.crds)
-	if err != nil {
-		return nil, &sideError{s.name, err}
-	}
-	if len(objs) == 0 {
+	if len(s.in.CRDs) == 0 { // loaded with the side's inputs (action.Load)
 		return nil, nil
 	}
-	cs, err := d.Validator.CRDs(objs)
+	cs, err := d.Validator.CRDs(s.in.CRDs)
 	if err != nil {
 		return nil, &sideError{s.name, err}
 	}
