@@ -1,3 +1,8 @@
+// Package gc is `krender gc`, the action: the profile's reference fields
+// read into the hash stage's table, then the cluster's owners planned and
+// set. The planner is package cluster/gc, and the lists and patches are
+// package cluster/client's, which only krender-check links: gc runs no
+// engine.
 package gc
 
 import (
@@ -7,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/krender/krender/action"
+	gcplan "github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/model/profiles"
@@ -17,7 +23,7 @@ import (
 // built, with the profile's fields when one is given, then the Collector
 // run with it.
 type Collect struct {
-	Options
+	gcplan.Options
 	// Profile is the profile whose hash.references name custom workloads'
 	// reference fields (-p); "": the built-in ones only.
 	Profile string
@@ -27,9 +33,9 @@ type Collect struct {
 	// Root is where the profile must lie (--root, --load-restrictor); nil:
 	// the default root of FS.
 	Root *loadroot.Root
-	// Collector lists and patches the cluster: cluster.Run, which only
+	// Collector lists and patches the cluster: client.Run, which only
 	// krender-check links.
-	Collector Collector
+	Collector gcplan.Collector
 }
 
 // Run builds the table and collects, the report written to stdout.
@@ -43,7 +49,7 @@ func (c *Collect) Run(ctx context.Context, stdout io.Writer) error {
 
 // withTable is the Options with the hash stage's reference table and the
 // kinds the profile's fields are on.
-func (c *Collect) withTable() (Options, error) {
+func (c *Collect) withTable() (gcplan.Options, error) {
 	o := c.Options
 	var hash profiles.Hash
 	if c.Profile != "" {
@@ -58,7 +64,7 @@ func (c *Collect) withTable() (Options, error) {
 		hash = p.Hash
 		o.Custom = slices.Clip(o.Custom)
 		for _, r := range hash.References {
-			o.Custom = append(o.Custom, Kind{Group: r.Group.Value, Kind: r.Kind.Value})
+			o.Custom = append(o.Custom, gcplan.Kind{Group: r.Group.Value, Kind: r.Kind.Value})
 		}
 	}
 	st, err := contenthash.New(hash)

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"testing/fstest"
+
+	gcplan "github.com/krender/krender/cluster/gc"
 )
 
 // Collect hands its Collector the hash stage's table and the kinds of the
@@ -20,15 +22,15 @@ hash:
       path: spec/config/secretRef/name
       to: Secret
 `)}}
-	var got []Options
-	record := func(_ context.Context, o Options, _ io.Writer) error { got = append(got, o); return nil }
-	c := Collect{Options: Options{Namespace: "shop"}, Profile: "profile.yaml", FS: fsys, Collector: record}
+	var got []gcplan.Options
+	record := func(_ context.Context, o gcplan.Options, _ io.Writer) error { got = append(got, o); return nil }
+	c := Collect{Options: gcplan.Options{Namespace: "shop"}, Profile: "profile.yaml", FS: fsys, Collector: record}
 	for range 2 { // a second run lists the same kinds, not twice as many
 		if err := c.Run(context.Background(), io.Discard); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := []Kind{{Group: "kafka.strimzi.io", Kind: "KafkaConnector"}}
+	want := []gcplan.Kind{{Group: "kafka.strimzi.io", Kind: "KafkaConnector"}}
 	for _, o := range got {
 		if !reflect.DeepEqual(o.Custom, want) || o.Table == nil || o.Namespace != "shop" {
 			t.Fatalf("collector got Custom %v, Table %v, Namespace %q; want %v, a table, shop", o.Custom, o.Table, o.Namespace, want)

@@ -11,7 +11,7 @@ import (
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
 
-	"github.com/krender/krender/action/gc/cluster"
+	"github.com/krender/krender/cluster/client"
 	"github.com/krender/krender/cmd/internal/cli"
 	"github.com/krender/krender/lint/validator"
 )
@@ -22,7 +22,7 @@ func main() {
 	// client-go logs through klog to stderr, for instance a request that gc
 	// cancels once another has failed: gc prints its one error instead.
 	klog.SetLogger(logr.Discard())
-	os.Exit(cli.Main(validator.APIServer{}, cluster.Run, cli.Process{
+	os.Exit(cli.Main(validator.APIServer{}, client.Run, cli.Process{
 		Environ:        os.Environ(),
 		SetGCPercent:   debug.SetGCPercent,
 		SetMemoryLimit: debug.SetMemoryLimit,

@@ -8,6 +8,7 @@ func TestOf(t *testing.T) {
 		"render/subst/shellformat":          "stages",
 		Module + "/render/contenthash/refs": "stages",
 		"cmd/internal/cli":                  "command line",
+		"cluster/client":                    "cluster",
 		"cmd/krender":                       "main",
 		"internal/testing/testtool":         "test support",
 		"model/profiles":                    "model",

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action/gc"
+	gcplan "github.com/krender/krender/cluster/gc"
 )
 
 // exitMissing is gc's status when it did its work but what is applied
@@ -35,7 +36,7 @@ func gcCmd(h *host) *cobra.Command {
   krender gc -n shop -p profiles/prod.yaml --context prod`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) (err error) {
-			if err := gc.CheckFormat(o.Output); err != nil {
+			if err := gcplan.CheckFormat(o.Output); err != nil {
 				return err
 			}
 			if o.AllNamespaces && o.Namespace != "" {
@@ -55,7 +56,7 @@ func gcCmd(h *host) *cobra.Command {
 			}
 			g.Env, g.Collector = h.env, h.collector
 			err = g.Run(ctx, h.stdout)
-			var missing *gc.MissingError
+			var missing *gcplan.MissingError
 			if errors.As(err, &missing) {
 				for _, m := range missing.Missing {
 					fmt.Fprintf(h.stderr, "krender: warning: %s\n", m)

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/krender/krender/action/gc"
-	"github.com/krender/krender/action/gc/cluster"
+	"github.com/krender/krender/cluster/gc"
+	"github.com/krender/krender/cluster/client"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
@@ -57,7 +57,7 @@ func TestGCRunsInKrenderCheck(t *testing.T) {
 		{[]string{"gc", "-o", "yaml"}, "krender: -o \"yaml\": want text or json\n"},
 	} {
 		var inOut, inErr bytes.Buffer
-		inCode := executeWith(validator.APIServer{}, cluster.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, userfs.Dir(dir), &filesys.Mem{}, noEnv)
+		inCode := executeWith(validator.APIServer{}, client.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, userfs.Dir(dir), &filesys.Mem{}, noEnv)
 		cmd := exec.Command(bin, c.args...)
 		cmd.Dir = dir
 		var out, errb bytes.Buffer
@@ -128,7 +128,7 @@ func TestGCUnverifiedCertificate(t *testing.T) {
 	kc := kubeconfigFor(t, s.URL)
 	want := `krender: gc: list pods in namespace "shop": the server's certificate could not be verified (the cluster at ` + s.URL + `): `
 	var out, errb bytes.Buffer
-	code := executeWith(validator.APIServer{}, cluster.Run, nil, []string{"gc", "--kubeconfig", kc}, strings.NewReader(""), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
+	code := executeWith(validator.APIServer{}, client.Run, nil, []string{"gc", "--kubeconfig", kc}, strings.NewReader(""), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
 	if code != exitError || out.Len() > 0 || !strings.HasPrefix(errb.String(), want) || strings.Count(errb.String(), "\n") != 1 || strings.Contains(errb.String(), "cannot reach") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out.String(), errb.String(), want)
 	}
@@ -208,7 +208,7 @@ func TestGCStopsOnSignal(t *testing.T) {
 	url, seen := hanging(t)
 	var out, errb bytes.Buffer
 	h := newHost(validator.APIServer{}, nil, []string{"gc", "--kubeconfig", kubeconfigFor(t, url)}, strings.NewReader(""), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
-	h.collector = cluster.Run
+	h.collector = client.Run
 	ctx, cancel := context.WithCancelCause(context.Background())
 	h.ctx = ctx
 	go func() { <-seen; cancel(interrupted{syscall.SIGTERM}) }()

@@ -29,7 +29,7 @@ var apiServerCode = []string{
 	// gc's cluster client: render and the other commands never talk to a
 	// cluster, and krender hands gc over to krender-check.
 	"k8s.io/client-go/",
-	"github.com/krender/krender/action/gc/cluster",
+	"github.com/krender/krender/cluster/client",
 }
 
 // builtinTypes are the Go types of the built-in kinds and krender's

@@ -1,4 +1,4 @@
-package cluster
+package client
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render/contenthash"
 )

@@ -1,4 +1,4 @@
-package cluster
+package client
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/render/contenthash"
 )
 

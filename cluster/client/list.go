@@ -1,4 +1,4 @@
-package cluster
+package client
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/tools/pager"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/render/contenthash"
 	"github.com/krender/krender/render/contenthash/refs"
 )

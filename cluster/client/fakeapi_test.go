@@ -1,4 +1,4 @@
-package cluster
+package client
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 
 	"k8s.io/client-go/rest"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 )
 
 // fakeAPI is an API server in memory that counts requests: lists page by

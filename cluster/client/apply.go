@@ -1,4 +1,4 @@
-package cluster
+package client
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 )
 
 // managedOwners are the UIDs of the owner references gc.FieldManager

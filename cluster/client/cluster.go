@@ -1,8 +1,8 @@
-// Package cluster runs gc against a cluster through client-go: one paged
+// Package client runs gc against a cluster through client-go: one paged
 // list per kind and namespace, then a server-side apply of the owner
 // references that change and a preconditioned delete of what gc deletes.
 // Only krender-check links it (internal/cli's TestKrenderLinksNoAPIServerCode).
-package cluster
+package client
 
 import (
 	"context"
@@ -25,7 +25,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 )
 
 // Clients are what gc uses of a cluster; tests give fakes or a counting

@@ -1,11 +1,11 @@
-package cluster
+package client
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 )
 
 // TestConnectReadsTheGivenEnvironment: KUBECONFIG and HOME come from the

@@ -1,7 +1,7 @@
 // Package gc decides which workloads and revisions own each hashed
 // ConfigMap and Secret, so that Kubernetes' garbage collector deletes an old
 // version once no revision that `kubectl rollout undo` can go back to uses
-// it. It reads a snapshot of the cluster and plans; package gc/cluster lists
+// it. It reads a snapshot of the cluster and plans; package cluster/client lists
 // and patches, and is linked only by krender-check, since client-go would
 // cost every other command its start-up.
 package gc
@@ -44,7 +44,7 @@ type Options struct {
 type Kind struct{ Group, Kind string }
 
 // Collector runs gc against a cluster and writes its report; krender-check
-// has one (gc/cluster.Run), krender hands the command over to it.
+// has one (cluster/client.Run), krender hands the command over to it.
 type Collector func(ctx context.Context, o Options, stdout io.Writer) error
 
 // Owner is an object as an owner reference names it.

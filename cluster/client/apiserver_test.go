@@ -1,6 +1,6 @@
 //go:build e2e
 
-package cluster
+package client
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/internal/testing/e2eserver"
 )
 
