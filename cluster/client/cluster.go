@@ -10,7 +10,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"path/filepath"
@@ -38,27 +37,18 @@ type Clients struct {
 	Host string
 }
 
-// Run is gc.Collector: kubectl's kubeconfig rules, then Collect, then
-// the report.
-func Run(ctx context.Context, o gc.Options, stdout io.Writer) error {
+// Run is action/gc's Collector: kubectl's kubeconfig rules, then Collect.
+// It prints nothing: the report, and the names it finds missing, are the
+// command line's to print.
+func Run(ctx context.Context, o gc.Options) (*gc.Report, error) {
 	c, ns, err := Connect(o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if o.AllNamespaces {
 		ns = metav1.NamespaceAll
 	}
-	r, err := Collect(ctx, c, ns, o)
-	if err != nil {
-		return err
-	}
-	if err := r.Write(stdout, o.Output); err != nil {
-		return err
-	}
-	if len(r.Missing) > 0 {
-		return &gc.MissingError{Missing: r.Missing}
-	}
-	return nil
+	return Collect(ctx, c, ns, o)
 }
 
 // Connect loads the kubeconfig as kubectl does (--kubeconfig, else

@@ -70,7 +70,7 @@ func options(t testing.TB) gc.Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return gc.Options{Table: st.References(), Output: "text"}
+	return gc.Options{Table: st.References()}
 }
 
 // TestCollectListsOncePerKindAndConverges: the first run lists each kind

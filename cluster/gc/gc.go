@@ -7,9 +7,7 @@
 package gc
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -21,14 +19,14 @@ import (
 // references gc sets: they are told apart from any other tool's by it.
 const FieldManager = "krender-gc"
 
-// Options are the command line's.
+// Options are what a run asks of the cluster: the command line's flags but
+// -o, and the hash stage's reference table.
 type Options struct {
 	Namespace     string // -n; "" means the kubeconfig's namespace
 	AllNamespaces bool   // -A
 	DryRun        bool
 	Kubeconfig    string
 	Context       string
-	Output        string // text or json
 	// Env looks up KUBECONFIG and HOME, as kubectl reads them; the
 	// command line's environment, never the process's own.
 	Env func(string) (string, bool)
@@ -42,10 +40,6 @@ type Options struct {
 
 // Kind is a kind gc lists: Group "" matches any group.
 type Kind struct{ Group, Kind string }
-
-// Collector runs gc against a cluster and writes its report; krender-check
-// has one (cluster/client.Run), krender hands the command over to it.
-type Collector func(ctx context.Context, o Options, stdout io.Writer) error
 
 // Owner is an object as an owner reference names it.
 type Owner struct {

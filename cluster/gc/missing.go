@@ -68,15 +68,3 @@ func MaybeMissing(s *Snapshot, ns string) []Missing {
 	}
 	return out
 }
-
-// MissingError ends a run that did its work but found names that desired
-// state uses and the cluster lacks (Report.Missing); its report is
-// written.
-type MissingError struct{ Missing []Missing }
-
-func (e *MissingError) Error() string {
-	if len(e.Missing) == 1 {
-		return e.Missing[0].String()
-	}
-	return fmt.Sprintf("%d ConfigMaps and Secrets that what is applied names do not exist: apply the render again", len(e.Missing))
-}

@@ -138,14 +138,6 @@ func (r *Report) Write(w io.Writer, format string) error {
 	return err
 }
 
-// CheckFormat refuses an unknown -o before anything is read.
-func CheckFormat(format string) error {
-	if format != "text" && format != "json" {
-		return fmt.Errorf("-o %q: want text or json", format)
-	}
-	return nil
-}
-
 func (o ReportObject) line(dryRun bool) string {
 	verb := map[Action]string{Own: "owners set", Delete: "deleted", Keep: "kept"}[o.Action]
 	if dryRun && o.Action != Keep {

@@ -1,23 +1,21 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action/gc"
-	gcplan "github.com/krender/krender/cluster/gc"
 )
 
 // exitMissing is gc's status when it did its work but what is applied
 // names a hashed ConfigMap or Secret the cluster lacks (docs/gc.md).
 const exitMissing = 3
 
-// gcCmd is `krender gc`: flags into a gc.Collect, its Run. The flags are
-// checked here, before anything else: the work needs client-go, which only
-// krender-check links, so krender hands the command line over as check
-// does with --crds.
+// gcCmd is `krender gc`: flags into a gc.Collect, its Run, the report and
+// its warnings printed. The flags are checked here, before anything else:
+// the work needs client-go, which only krender-check links, so krender
+// hands the command line over as check does with --crds.
 func gcCmd(h *host) *cobra.Command {
 	g := &gc.Collect{FS: h.fsys}
 	o := &g.Options
@@ -36,34 +34,30 @@ func gcCmd(h *host) *cobra.Command {
   krender gc -n shop -p profiles/prod.yaml --context prod`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) (err error) {
-			if err := gcplan.CheckFormat(o.Output); err != nil {
+			g.RootDir, g.LoadRestrictor = rf.dir, rf.mode // --root goes with -p alone
+			if err := g.Check(); err != nil {
 				return err
-			}
-			if o.AllNamespaces && o.Namespace != "" {
-				return fmt.Errorf("-n %s and -A: give one (a namespace, or all of them)", o.Namespace)
 			}
 			if h.collector == nil {
 				return h.delegate() // client-go lives in krender-check; signals are passed on to it
 			}
 			ctx, stop := h.interruptible() // a signal stops the run between requests
 			defer func() { err = stop(err) }()
-			if g.Profile != "" { // --root goes with -p alone
-				root, err := rf.resolve(h.fsys, g.Profile)
-				if err != nil {
-					return err
-				}
-				g.Root = root
-			}
 			g.Env, g.Collector = h.env, h.collector
-			err = g.Run(ctx, h.stdout)
-			var missing *gcplan.MissingError
-			if errors.As(err, &missing) {
-				for _, m := range missing.Missing {
-					fmt.Fprintf(h.stderr, "krender: warning: %s\n", m)
-				}
+			res, err := g.Run(ctx)
+			if err != nil {
+				return err
+			}
+			if err := res.Report.Write(h.stdout, g.Output); err != nil {
+				return err
+			}
+			for _, m := range res.Report.Missing {
+				fmt.Fprintf(h.stderr, "krender: warning: %s\n", m)
+			}
+			if len(res.Report.Missing) > 0 {
 				return exitStatus(exitMissing)
 			}
-			return err
+			return nil
 		},
 	}
 	f := c.Flags()
@@ -72,7 +66,7 @@ func gcCmd(h *host) *cobra.Command {
 	f.BoolVar(&o.DryRun, "dry-run", false, "print what would change and change nothing")
 	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)")
 	f.StringVar(&o.Context, "context", "", "kubeconfig context (default: the current one)")
-	f.StringVarP(&o.Output, "output", "o", "text", "text (one line per object, then a summary) or json")
+	f.StringVarP(&g.Output, "output", "o", "text", "text (one line per object, then a summary) or json")
 	f.StringVarP(&g.Profile, "profile", "p", "", "the profile whose hash.references name custom workloads' reference fields (default: the built-in ones only)")
 	rf.register(c)
 	return c

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -17,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/cluster/client"
+	gcplan "github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
@@ -135,21 +134,23 @@ func TestGCUnverifiedCertificate(t *testing.T) {
 }
 
 // TestGCMissingExitStatus: a run that finds names the cluster lacks
-// prints its report, one warning line per object, and exits 3.
+// prints its report, then one warning line per object, and exits 3.
 func TestGCMissingExitStatus(t *testing.T) {
-	missing := []gc.Missing{
-		{By: gc.Owner{Kind: "Deployment", Name: "app2"}, Namespace: "shop", Object: gc.Target{Kind: "ConfigMap", Namespace: "shop", Name: "app-config-9tk4hbb2g6"}},
-		{By: gc.Owner{Kind: "Ingress", Name: "web"}, Namespace: "shop", Object: gc.Target{Kind: "Secret", Namespace: "shop", Name: "web-tls-7c2kbm5fd4"}},
+	missing := []gcplan.Missing{
+		{By: gcplan.Owner{Kind: "Deployment", Name: "app2"}, Namespace: "shop", Object: gcplan.Target{Kind: "ConfigMap", Namespace: "shop", Name: "app-config-9tk4hbb2g6"}},
+		{By: gcplan.Owner{Kind: "Ingress", Name: "web"}, Namespace: "shop", Object: gcplan.Target{Kind: "Secret", Namespace: "shop", Name: "web-tls-7c2kbm5fd4"}},
 	}
-	collector := func(_ context.Context, _ gc.Options, stdout io.Writer) error {
-		fmt.Fprintln(stdout, "gc: namespace shop: nothing to change")
-		return &gc.MissingError{Missing: missing}
+	collector := func(_ context.Context, o gcplan.Options) (*gcplan.Report, error) {
+		r := gcplan.NewReport(nil, false)
+		r.Scope(o.Namespace, &gcplan.Snapshot{Referrers: []gcplan.Referrer{{Owner: missing[0].By, Namespace: "shop", Refs: []gcplan.Target{missing[0].Object}}}})
+		r.Missing = missing
+		return r, nil
 	}
 	var out, errb bytes.Buffer
 	code := executeWith(validator.APIServer{}, collector, nil, []string{"gc", "-n", "shop"}, strings.NewReader(""), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
 	want := "krender: warning: Deployment shop/app2 names ConfigMap app-config-9tk4hbb2g6, which does not exist: apply the render again\n" +
 		"krender: warning: Ingress shop/web names Secret web-tls-7c2kbm5fd4, which does not exist: apply the render again\n"
-	if code != exitMissing || out.String() != "gc: namespace shop: nothing to change\n" || errb.String() != want {
+	if code != exitMissing || out.String() != "gc: namespace shop: nothing to change: 0 hashed objects (0 pinned by what is applied), 0 kept unproven; 2 named but missing\n" || errb.String() != want {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/krender/krender/cluster/gc"
+	gcplan "github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/rule"
@@ -151,13 +151,13 @@ func TestVerboseUsageNamesWhatItAdds(t *testing.T) {
 	}
 }
 
-// reportOptions is a gc.Collector that prints what the command line gave it.
-func reportOptions(_ context.Context, o gc.Options, stdout io.Writer) error {
+// reportOptions is a gc.Collector that reports what the command line gave
+// it: an empty report of its namespace and --dry-run, with a table.
+func reportOptions(_ context.Context, o gcplan.Options) (*gcplan.Report, error) {
 	if o.Table == nil {
-		return fmt.Errorf("no reference table")
+		return nil, fmt.Errorf("no reference table")
 	}
-	_, err := fmt.Fprintf(stdout, "namespace %q all %v dry-run %v context %q output %s custom %v\n", o.Namespace, o.AllNamespaces, o.DryRun, o.Context, o.Output, o.Custom)
-	return err
+	return &gcplan.Report{DryRun: o.DryRun, Namespace: o.Namespace, Objects: []gcplan.ReportObject{}}, nil
 }
 
 // diffExample is a diff example as the test runs it: a second checkout

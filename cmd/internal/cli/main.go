@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/cluster/gc"
+	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"

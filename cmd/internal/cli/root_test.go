@@ -3,14 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/cluster/gc"
+	gcplan "github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
@@ -364,7 +363,10 @@ func TestRootOutsideAnyWorkTreeIsTheProfiles(t *testing.T) {
 			}
 			// gc reads -p for its reference fields, through the same root.
 			var ran bool
-			record := func(context.Context, gc.Options, io.Writer) error { ran = true; return nil }
+			record := func(context.Context, gcplan.Options) (*gcplan.Report, error) {
+				ran = true
+				return &gcplan.Report{}, nil
+			}
 			var gcOut, gcErr bytes.Buffer
 			gcCode := executeWith(validator.APIServer{}, record, nil, []string{"gc", "-n", "shop", "-p", "../../repo/profiles/dev.yaml"},
 				strings.NewReader(""), &gcOut, &gcErr, userfs.Dir(cwd), &filesys.Mem{}, noEnv)
