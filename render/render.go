@@ -16,11 +16,11 @@ import (
 	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/inject/yqexpr"
 	"github.com/krender/krender/render/namespace"
 	"github.com/krender/krender/render/redact"
 	"github.com/krender/krender/render/subst"

@@ -38,7 +38,7 @@ var Table = []Layer{
 	{"engine", "the stage list, built once; units rendered in parallel and handed on in order; reads no file, knows no flag",
 		[]string{"render"}},
 	{"stages", "one package per stage of the list in `render/stages.go`",
-		[]string{"render/subst", "render/namespace", "inject", "render/istio", "render/zones", "render/contenthash", "render/redact"}},
+		[]string{"render/subst", "render/namespace", "render/inject", "render/istio", "render/zones", "render/contenthash", "render/redact"}},
 	{"model", "what every stage reads: documents, the limits policy, the profile (one file read into it) and its JSON Schema, positions, the printer, where workloads keep their pods",
 		[]string{"model"}},
 	{"Kubernetes", "facts about Kubernetes' own APIs: generated tables, the scheme, API lifecycles",

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/inject"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/validator"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/inject"
 	"github.com/krender/krender/render/redact"
 	"github.com/krender/krender/render/subst"
 )

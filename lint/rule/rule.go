@@ -7,9 +7,9 @@ package rule
 import (
 	"slices"
 
-	"github.com/krender/krender/inject"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/render/contenthash"
+	"github.com/krender/krender/render/inject"
 	"github.com/krender/krender/render/istio"
 	"github.com/krender/krender/render/namespace"
 	"github.com/krender/krender/render/redact"
