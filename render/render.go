@@ -20,6 +20,7 @@ import (
 	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/render/inject/yqexpr"
 	"github.com/krender/krender/render/namespace"
 	"github.com/krender/krender/render/redact"
@@ -295,7 +296,7 @@ func (e *Engine) References(u Unit, t *manifest.Object, vars map[string]string) 
 // Unused lists the profile's variables that unit u, whose objects hold
 // refs (from References), never references (krender vars).
 func (e *Engine) Unused(u Unit, refs ...[]manifest.Ref) []subst.Unused {
-	if e.disabled[subst.UnusedRule] {
+	if e.disabled[ruleid.UnusedVar] {
 		return nil
 	}
 	return e.subst.Unused(u.Tenant, refs...)

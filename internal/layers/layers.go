@@ -39,7 +39,7 @@ var Table = []Layer{
 		[]string{"render"}},
 	{"stages", "one package per stage of the list in `render/stages.go`",
 		[]string{"render/subst", "render/namespace", "render/inject", "render/istio", "render/zones", "render/contenthash", "render/redact"}},
-	{"model", "what every stage reads: documents, the limits policy, the profile (one file read into it) and its JSON Schema, positions, the printer, where workloads keep their pods",
+	{"model", "what every stage reads: documents, the limits policy, the profile (one file read into it) and its JSON Schema, positions, the printer, where workloads keep their pods, the rule ids",
 		[]string{"model"}},
 	{"Kubernetes", "facts about Kubernetes' own APIs: generated tables, the scheme, API lifecycles",
 		[]string{"kube"}},
