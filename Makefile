@@ -36,7 +36,7 @@ test-unit: tools verify-generated
 	$(BIN)/staticcheck -tags e2e ./...
 	KRENDER_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 30m ./...
 	# Tenants render concurrently: the race detector over the packages that run them.
-	$(GO) test -race -count=1 -timeout 30m ./render/... ./files/output/... ./cmd/... ./cmd/internal/cli/... ./lint/check/... ./inject/... ./inject/yqexpr/...
+	$(GO) test -race -count=1 -timeout 30m ./render/... ./files/output/... ./cmd/... ./cmd/internal/cli/... ./lint/check/...
 	$(MAKE) fuzz-run FUZZTIME=$(FUZZTIME_SHORT) FUZZMINIMIZE=2s
 
 # Go native fuzzing (docs/fuzzing.md): package:target:baseline. Seeds and
@@ -50,9 +50,9 @@ FUZZ := \
 	./render/subst/shellformat:FuzzDrone:10 \
 	./files/loader:FuzzProfile:10 \
 	./cmd/internal/cli:FuzzRender:20 \
-	./inject/yqexpr:FuzzPlan:10 \
+	./render/inject/yqexpr:FuzzPlan:10 \
 	./render/contenthash:FuzzStringDataSum:20 \
-	./inject:FuzzFill:30 \
+	./render/inject:FuzzFill:30 \
 	./model/limits:FuzzTextBounds:10 \
 	./model/limits:FuzzBudget:10 \
 	./model/manifest:FuzzEmitter:10 \

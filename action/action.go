@@ -17,12 +17,12 @@ import (
 
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/render/inject/yqexpr"
 )
 
 // Options are what a user chooses on the command line.

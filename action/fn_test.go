@@ -71,7 +71,7 @@ func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) 
 // and one tenant, come out as `krender render` writes them (substitution,
 // injection, zones, hashing and the name label).
 func TestSameAsRender(t *testing.T) {
-	tpls, err := loader.LoadTemplates(repo, []string{"templates"}, "templates/common/efs-zone-command.yaml")
+	tpls, err := loader.LoadTemplates(repo, []string{"templates"})
 	if err != nil {
 		t.Fatal(err)
 	}

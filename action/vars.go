@@ -9,6 +9,7 @@ import (
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/render"
 	"github.com/krender/krender/render/subst"
 )
@@ -89,7 +90,7 @@ func quote(v string) string {
 // unusedAction says what becomes of a variable no template references.
 func unusedAction(u subst.Unused) string {
 	if u.Mistake() {
-		return "unused, with a warning: no template references it" + u.Hint + " [" + subst.UnusedRule + "]"
+		return "unused, with a warning: no template references it" + u.Hint + " [" + ruleid.UnusedVar + "]"
 	}
 	return "unused: no template of this render references it" + u.Hint
 }

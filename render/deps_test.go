@@ -21,7 +21,7 @@ var engine = []string{
 	"github.com/krender/krender/files/output",
 	"github.com/krender/krender/model/profiles",
 	"github.com/krender/krender/render/subst",
-	"github.com/krender/krender/inject",
+	"github.com/krender/krender/render/inject",
 	"github.com/krender/krender/model/manifest",
 }
 

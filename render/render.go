@@ -16,11 +16,12 @@ import (
 	"go.yaml.in/yaml/v4"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
+	"github.com/krender/krender/render/inject/yqexpr"
 	"github.com/krender/krender/render/namespace"
 	"github.com/krender/krender/render/redact"
 	"github.com/krender/krender/render/subst"
@@ -295,7 +296,7 @@ func (e *Engine) References(u Unit, t *manifest.Object, vars map[string]string) 
 // Unused lists the profile's variables that unit u, whose objects hold
 // refs (from References), never references (krender vars).
 func (e *Engine) Unused(u Unit, refs ...[]manifest.Ref) []subst.Unused {
-	if e.disabled[subst.UnusedRule] {
+	if e.disabled[ruleid.UnusedVar] {
 		return nil
 	}
 	return e.subst.Unused(u.Tenant, refs...)

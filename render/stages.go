@@ -1,12 +1,12 @@
 package render
 
 import (
-	"github.com/krender/krender/inject"
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render/contenthash"
+	"github.com/krender/krender/render/inject"
+	"github.com/krender/krender/render/inject/yqexpr"
 	"github.com/krender/krender/render/istio"
 	"github.com/krender/krender/render/subst"
 	"github.com/krender/krender/render/zones"

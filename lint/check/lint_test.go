@@ -6,14 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/inject"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/validator"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
-	"github.com/krender/krender/render/redact"
-	"github.com/krender/krender/render/subst"
+	"github.com/krender/krender/model/ruleid"
 )
 
 func TestWritesEtcHosts(t *testing.T) {
@@ -85,9 +83,9 @@ func TestEtcHostsErrorWithoutHold(t *testing.T) {
 // fails.
 func TestIgnoreEveryRuleCoversEveryRule(t *testing.T) {
 	ignored := map[string]bool{
-		inject.RuleUnused:      true, // about no object: check.disable in ignore-stage-rules
-		subst.UnusedRule:       true, // about no object: check.disable in ignore-stage-rules
-		redact.RuleOutsideData: true, // render --redact only, after directives are stripped
+		ruleid.InjectUnused:      true, // about no object: check.disable in ignore-stage-rules
+		ruleid.UnusedVar:         true, // about no object: check.disable in ignore-stage-rules
+		ruleid.SecretOutsideData: true, // render --redact only, after directives are stripped
 	}
 	for _, dir := range []string{"ignore-every-rule", "ignore-stage-rules"} {
 		text, err := os.ReadFile("../../testdata/check/" + dir + "/app.yaml")

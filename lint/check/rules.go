@@ -10,6 +10,7 @@ import (
 
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
 	"github.com/krender/krender/render/contenthash/refs"
 	"github.com/krender/krender/render/subst"
@@ -18,20 +19,20 @@ import (
 // checks are the rules check finds itself, by id; the others are the
 // render stages' notes, which the linter takes over as findings.
 var checks = map[string]func(*ctx){
-	subst.UnresolvedRule:   unresolvedVar,
-	"runtime-vars":         runtimeVars,
-	"var-default":          varDefault,
-	"unknown-field":        unknownField,
-	"crd-schema":           crdSchema,
-	"template-field":       templateField,
-	"crd-missing":          crdMissing,
-	"api-removed":          apiRemoved,
-	"api-deprecated":       apiDeprecated,
-	"subpath-configmap":    subPathConfigMap,
-	"etc-hosts-write":      etcHostsWrite,
-	"runtime-var-shadowed": runtimeVarShadowed,
-	"inotify-reload":       inotifyReload,
-	"hosts-race-free":      hostsRaceFree,
+	ruleid.UnresolvedVar:      unresolvedVar,
+	ruleid.RuntimeVars:        runtimeVars,
+	ruleid.VarDefault:         varDefault,
+	ruleid.UnknownField:       unknownField,
+	ruleid.CRDSchema:          crdSchema,
+	ruleid.TemplateField:      templateField,
+	ruleid.CRDMissing:         crdMissing,
+	ruleid.APIRemoved:         apiRemoved,
+	ruleid.APIDeprecated:      apiDeprecated,
+	ruleid.SubPathConfigMap:   subPathConfigMap,
+	ruleid.EtcHostsWrite:      etcHostsWrite,
+	ruleid.RuntimeVarShadowed: runtimeVarShadowed,
+	ruleid.InotifyReload:      inotifyReload,
+	ruleid.HostsRaceFree:      hostsRaceFree,
 }
 
 // unresolvedVar reports each undefined reference once per object: a

@@ -53,6 +53,7 @@ func kustomization(t *testing.T, bin string, resources []string, spec string) st
 	dir := t.TempDir()
 	copyTree(t, dir, "templates")
 	copyTree(t, dir, "profiles")
+	copyTree(t, dir, "inject")
 	files := map[string]string{
 		"kustomization.yaml": "resources:\n  - " + strings.Join(resources, "\n  - ") + "\ntransformers:\n  - krender-fn.yaml\n",
 		"krender-fn.yaml": `apiVersion: krender.io/v1alpha1

@@ -20,6 +20,7 @@ import (
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
 	"github.com/krender/krender/render/contenthash/refs"
 )
@@ -41,14 +42,6 @@ const StageName = "contenthash"
 // them (Helm's checksum/config idiom, over data only: labels and chart
 // versions do not roll anything).
 const ConfigHashKey = manifest.DirectivePrefix + "config-hash"
-
-// Rule ids of the stage's notes, as `krender check` reports them.
-const (
-	RuleOldName       = "old-name-text"
-	RuleNotRendered   = "ref-not-rendered"
-	RuleKeepsName     = "hash-keeps-name"
-	RuleNotApplicable = "hash-not-applicable"
-)
 
 // Directive is the per-object override, krender.io/hash.
 const Directive = "hash"
@@ -218,7 +211,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 	t := &target{pos: o.Pos(o.Node), mode: mode, newName: name}
 	k := key{s.NamespaceOf(o), kind, name}
 	if mode == Suffix && !set && !consumed[k] {
-		s.Note(o, RuleKeepsName, filepos.Info, o.Pos(nameNode), fmt.Sprintf("%s %q keeps its name: no pod in this render consumes it, so a new name would roll nothing, "+
+		s.Note(o, ruleid.HashKeepsName, filepos.Info, o.Pos(nameNode), fmt.Sprintf("%s %q keeps its name: no pod in this render consumes it, so a new name would roll nothing, "+
 			"and software that reads it by name keeps working (annotate it %s%s: suffix to rename it anyway, or \"off\" to silence this)",
 			kind, name, manifest.DirectivePrefix, Directive))
 		t.mode = Off
@@ -253,7 +246,7 @@ func (st *Stage) modeOf(s *manifest.Set, o *manifest.Object) (mode string, set, 
 	mode, modeNode, set := o.Directive(Directive)
 	if kind != refs.ConfigMap && kind != refs.Secret || o.Group() != "" {
 		if set {
-			s.Note(o, RuleNotApplicable, filepos.Warning, o.Pos(modeNode), fmt.Sprintf("%s%s only applies to ConfigMaps and Secrets; ignored on this %s",
+			s.Note(o, ruleid.HashNotApplicable, filepos.Warning, o.Pos(modeNode), fmt.Sprintf("%s%s only applies to ConfigMaps and Secrets; ignored on this %s",
 				manifest.DirectivePrefix, Directive, kind))
 		}
 		return "", set, false, nil
@@ -302,7 +295,7 @@ func (st *Stage) rewrite(s *manifest.Set, o *manifest.Object, found []refs.Found
 				if f.Ref.Pod {
 					msg += ", and pods will not roll when it changes"
 				}
-				s.Note(o, RuleNotRendered, filepos.Warning, o.Pos(f.Name), msg)
+				s.Note(o, ruleid.RefNotRendered, filepos.Warning, o.Pos(f.Name), msg)
 			}
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
 )
 
@@ -45,7 +46,7 @@ func warnOldNamesIn(s *manifest.Set, o *manifest.Object, spec *yaml.Node, rename
 				if t == nil || taken[name] && !saysKind(before+" "+n.Value[:at], kind) {
 					continue
 				}
-				s.Note(o, RuleOldName, filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
+				s.Note(o, ruleid.OldNameText, filepos.Warning, o.Pos(n), fmt.Sprintf("%s %q is renamed %s, but this text names it by its old name: a program that reads it by that name "+
 					"finds a stale copy or nothing (annotate the %s %s%s: \"off\" to keep its name)",
 					kind, name, t.newName, kind, manifest.DirectivePrefix, Directive))
 			}

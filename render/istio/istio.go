@@ -12,6 +12,7 @@ import (
 
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
 )
 
@@ -19,9 +20,6 @@ import (
 const StageName = "istio"
 
 const holdKey = "holdApplicationUntilProxyStarts"
-
-// RuleHoldAdded is the rule id of the note that krender set holdKey.
-const RuleHoldAdded = "istio-hold-added"
 
 // hostsWriter is a container whose start writes /etc/hosts, and where.
 type hostsWriter struct {
@@ -70,7 +68,7 @@ func (g Guard) Apply(s *manifest.Set) error {
 			continue
 		}
 		for _, w := range writers {
-			s.Note(o, RuleHoldAdded, filepos.Info, w.pos, fmt.Sprintf("%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; krender set %s: true "+
+			s.Note(o, ruleid.IstioHoldAdded, filepos.Info, w.pos, fmt.Sprintf("%s %s: container %s writes /etc/hosts in a pod with an istio sidecar; krender set %s: true "+
 				"in the pod's %s annotation so that the app starts after the proxy and kubelet's rewrite of /etc/hosts does not drop the line",
 				o.Kind(), o.Name(), w.container, holdKey, workload.IstioConfigAnnotation))
 		}

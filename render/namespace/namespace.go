@@ -10,14 +10,11 @@ import (
 
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 )
 
 // StageName marks the nodes this stage makes (manifest.Object.Made).
 const StageName = "namespace"
-
-// RuleUnknownScope is the check rule of a custom kind whose scope nothing
-// tells, so that it gets no namespace.
-const RuleUnknownScope = "namespace-unknown-scope"
 
 // Stage writes Namespace into every namespaced object without
 // metadata.namespace. Notes: say which custom kinds were left alone for
@@ -50,7 +47,7 @@ func (st Stage) Apply(s *manifest.Set) error {
 		if !known {
 			if st.Notes && o.Namespace() == "" && !noted[gk] && !kubernetesGroup(gk.Group) {
 				noted[gk] = true
-				s.Note(o, RuleUnknownScope, filepos.Info, o.Pos(manifest.Value(o.Node, "kind")), fmt.Sprintf(
+				s.Note(o, ruleid.NamespaceUnknownScope, filepos.Info, o.Pos(manifest.Value(o.Node, "kind")), fmt.Sprintf(
 					"%s %s gets no namespace: nothing tells whether %s is namespaced (no CustomResourceDefinition in the render or --crds); "+
 						"write metadata.namespace, or give its CRD with --crds", o.APIVersion(), o.Kind(), gk))
 			}

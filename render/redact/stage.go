@@ -15,14 +15,11 @@ import (
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 )
 
 // DigestPrefix starts every value Stage writes in place of Secret data.
 const DigestPrefix = "krender:sha256:"
-
-// RuleOutsideData is the rule id of the note on a secret value found
-// outside a Secret's data.
-const RuleOutsideData = "secret-outside-data"
 
 // Digest is what a Secret value becomes: the sha256 of its bytes, so that
 // `data` (base64) and `stringData` with the same content read the same.
@@ -78,7 +75,7 @@ func (st Stage) Apply(s *manifest.Set) error {
 			if o.BaseName != "" {
 				name = o.BaseName // as written: notes are deduplicated across tenants
 			}
-			s.Note(o, RuleOutsideData, filepos.Warning, o.Pos(o.Node), fmt.Sprintf("%s %q holds the value of a --set-env/--set-file variable outside a Secret's data; --redact wrote %s in its place",
+			s.Note(o, ruleid.SecretOutsideData, filepos.Warning, o.Pos(o.Node), fmt.Sprintf("%s %q holds the value of a --set-env/--set-file variable outside a Secret's data; --redact wrote %s in its place",
 				o.Kind(), name, mask.Mask))
 		}
 	}

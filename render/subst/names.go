@@ -12,11 +12,8 @@ import (
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 )
-
-// InvalidNameRule is the rule of a name or namespace that substitution made
-// and the API server refuses: render refuses it, check reports it.
-const InvalidNameRule = "invalid-name"
 
 // nameRule is how the API server validates the names of one kind.
 type nameRule struct {
@@ -111,7 +108,7 @@ func invalidNames(o *manifest.Object) []filepos.Note {
 		if f.key == "namespace" {
 			what = "namespace"
 		}
-		out = append(out, filepos.Note{Pos: o.Pos(n), Severity: filepos.Err, Rule: InvalidNameRule,
+		out = append(out, filepos.Note{Pos: o.Pos(n), Severity: filepos.Err, Rule: ruleid.InvalidName,
 			Msg: fmt.Sprintf("metadata.%s %q, made from %s, is not a valid %s (%s): %s",
 				f.key, n.Value, from, what, f.rule.why, strings.Join(msgs, "; "))})
 	}

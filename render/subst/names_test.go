@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 )
 
 // TestInvalidNames: a name substitution makes is held to its kind's rule,
@@ -56,9 +57,9 @@ metadata: {name: Written_So}
 kind: Service
 metadata: {name: "svc-${A}x"}
 `)
-	s.Disabled = map[string]bool{InvalidNameRule: true}
+	s.Disabled = map[string]bool{ruleid.InvalidName: true}
 	if err := New(&profiles.Profile{}, false, nil).Apply(s); err != nil {
-		t.Fatalf("check.disable: [%s] must let render pass too: %v", InvalidNameRule, err)
+		t.Fatalf("check.disable: [%s] must let render pass too: %v", ruleid.InvalidName, err)
 	}
 	s = parseSet(t, `apiVersion: v1
 kind: Service
@@ -68,8 +69,8 @@ metadata: {name: "${A}-svc"}
 	if err := st.Apply(s); err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Notes) != 1 || s.Notes[0].Rule != InvalidNameRule || !strings.Contains(s.Notes[0].Msg, "a DNS-1035 label") {
-		t.Fatalf("check: want one %s finding, got %+v", InvalidNameRule, s.Notes)
+	if len(s.Notes) != 1 || s.Notes[0].Rule != ruleid.InvalidName || !strings.Contains(s.Notes[0].Msg, "a DNS-1035 label") {
+		t.Fatalf("check: want one %s finding, got %+v", ruleid.InvalidName, s.Notes)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 )
 
 func parseSet(t *testing.T, text string) *manifest.Set {
@@ -101,7 +102,7 @@ t.yaml:10:15 $NOPE defined=false runtime="" kept=""
 	}
 
 	s = parseSet(t, text)
-	p := &profiles.Profile{Check: profiles.Check{Disable: []profiles.Str{{Value: UnresolvedRule}}}}
+	p := &profiles.Profile{Check: profiles.Check{Disable: []profiles.Str{{Value: ruleid.UnresolvedVar}}}}
 	if err := New(p, false, nil).Apply(s); err != nil {
 		t.Fatalf("check.disable silences every object: %v", err)
 	}

@@ -21,15 +21,10 @@ import (
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
 	"github.com/krender/krender/render/subst/shellformat"
 )
-
-// UnresolvedRule is `krender check`'s rule for undefined references.
-// Whatever silences it for check (the profile's check.disable, an object's
-// krender.io/ignore) also lets render leave those references as written, so
-// that one command never passes what the other refuses.
-const UnresolvedRule = "unresolved-var"
 
 // Opt-out annotations: an object carrying one with the value "disabled" is
 // not substituted at all. Flux's is honoured so that manifests written for
@@ -59,7 +54,7 @@ type Stage struct {
 
 	places  []workload.Place // the profile's runtime fields
 	drone   bool             // the flux or clusterctl dialect: drone/envsubst's grammar
-	ruleOff bool             // the profile's check.disable names UnresolvedRule
+	ruleOff bool             // the profile's check.disable names ruleid.UnresolvedVar
 	crds    crdIndex
 	defs    definitions // the profile's variables, for unused-var
 	plans   plans       // by template, made on first use
@@ -86,7 +81,7 @@ func New(p *profiles.Profile, check bool, templates []*manifest.Object) *Stage {
 		st.places = append(st.places, workload.Place{Kind: f.Kind.Value, Group: f.Group.Value, Keys: f.Keys, Label: workload.ProfileField})
 	}
 	for _, d := range p.Check.Disable {
-		if d.Value == UnresolvedRule {
+		if d.Value == ruleid.UnresolvedVar {
 			st.ruleOff = true
 		}
 	}
@@ -120,7 +115,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		}
 		errs = append(errs, Unresolved(o.Refs)...)
 		if w, pos := questioned(o); w != "" {
-			s.Note(o, UnresolvedRule, filepos.Warning, pos, w)
+			s.Note(o, ruleid.UnresolvedVar, filepos.Warning, pos, w)
 		}
 	}
 	if len(errs) == 0 {
@@ -133,7 +128,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 // refuses for o's kind; check reports it as a finding. What silences the
 // rule for check lets render pass it too.
 func (st *Stage) names(s *manifest.Set, o *manifest.Object) filepos.List {
-	if len(o.Refs) == 0 || s.Disabled[InvalidNameRule] || o.Ignores(InvalidNameRule) {
+	if len(o.Refs) == 0 || s.Disabled[ruleid.InvalidName] || o.Ignores(ruleid.InvalidName) {
 		return nil
 	}
 	var errs filepos.List
@@ -517,13 +512,13 @@ func optOut(o *manifest.Object) (string, error) {
 	return "", nil
 }
 
-// silenced says what, if anything, silences UnresolvedRule for o.
+// silenced says what, if anything, silences ruleid.UnresolvedVar for o.
 func (st *Stage) silenced(o *manifest.Object) string {
 	switch {
 	case st.ruleOff:
-		return "the profile's check.disable: [" + UnresolvedRule + "]"
-	case o.Ignores(UnresolvedRule):
-		return manifest.DirectivePrefix + manifest.IgnoreDirective + ": " + UnresolvedRule
+		return "the profile's check.disable: [" + ruleid.UnresolvedVar + "]"
+	case o.Ignores(ruleid.UnresolvedVar):
+		return manifest.DirectivePrefix + manifest.IgnoreDirective + ": " + ruleid.UnresolvedVar
 	}
 	return ""
 }
@@ -666,7 +661,7 @@ func hintFor(r manifest.Ref) string {
 }
 
 // IgnoreHint silences unresolved-var for one object.
-const IgnoreHint = manifest.IgnoreDirective + ": " + UnresolvedRule
+const IgnoreHint = manifest.IgnoreDirective + ": " + ruleid.UnresolvedVar
 
 // questioned is render's one warning for an object whose unknown readers
 // keep names that look like deploy-time variables.

@@ -10,11 +10,8 @@ import (
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 )
-
-// UnusedRule is the warning on a profile variable no template references:
-// `LOG_LEVLE: debug` beside a base's `LOG_LEVEL: info` ships `info`.
-const UnusedRule = "unused-var"
 
 // unusedVar is one definition the unused-var rule looks at.
 type unusedVar struct {
@@ -68,7 +65,7 @@ func (u Unused) Mistake() bool { return u.Like != "" }
 
 // Note is u as render prints it and check reports it.
 func (u Unused) Note() filepos.Note {
-	n := filepos.Note{Pos: u.Pos, Severity: filepos.Info, Rule: UnusedRule,
+	n := filepos.Note{Pos: u.Pos, Severity: filepos.Info, Rule: ruleid.UnusedVar,
 		Msg: fmt.Sprintf("variable %s is defined but no template of this render references it%s", u.Name, u.Hint)}
 	if u.Mistake() {
 		n.Severity = filepos.Warning
@@ -82,7 +79,7 @@ func (u Unused) Note() filepos.Note {
 // references: a warning where the name looks like a misspelling of one the
 // templates use, an info note (render -v, krender vars) otherwise.
 func (st *Stage) unused(s *manifest.Set) {
-	if s.Disabled[UnusedRule] {
+	if s.Disabled[ruleid.UnusedVar] {
 		return
 	}
 	var refs [][]manifest.Ref

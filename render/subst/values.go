@@ -10,6 +10,7 @@ import (
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 )
 
 // A value Kubernetes validates, made by substitution, is held to the API
@@ -153,7 +154,7 @@ func invalidValues(o *manifest.Object) []filepos.Note {
 		if key {
 			what = "key"
 		}
-		out = append(out, filepos.Note{Pos: o.Pos(n), Severity: filepos.Err, Rule: InvalidNameRule,
+		out = append(out, filepos.Note{Pos: o.Pos(n), Severity: filepos.Err, Rule: ruleid.InvalidName,
 			Msg: fmt.Sprintf("%s %s %q, made from %s, is not a valid %s: %s", p, what, n.Value, from, rule.what, strings.Join(msgs, "; "))})
 	})
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
 )
 
@@ -41,7 +42,7 @@ func (c *config) split(s *manifest.Set, o *manifest.Object) ([]*manifest.Object,
 		return nil, err
 	}
 	if k, vct := manifest.KeyValue(spec, "volumeClaimTemplates"); o.Kind() == "StatefulSet" && vct != nil && len(vct.Content) > 0 {
-		s.Note(o, RuleSplitClaims, filepos.Warning, o.Pos(k), fmt.Sprintf("StatefulSet %s is split by zone: each copy gets new PersistentVolumeClaims named after it; the claims of %s are not reused",
+		s.Note(o, ruleid.SplitClaims, filepos.Warning, o.Pos(k), fmt.Sprintf("StatefulSet %s is split by zone: each copy gets new PersistentVolumeClaims named after it; the claims of %s are not reused",
 			o.Name(), o.Name()))
 	}
 	copies := make([]*manifest.Object, len(c.zones))
@@ -186,7 +187,7 @@ func (c *config) divide(s *manifest.Set, o *manifest.Object, n *yaml.Node, field
 		parts = append(parts, strconv.Itoa(v))
 	}
 	if sum > total {
-		s.Note(o, RuleReplicasFloor, filepos.Info, o.Pos(n), fmt.Sprintf("%s %s: %s %d over %d zones gives %s (%d in all): every zone copy keeps at least %d",
+		s.Note(o, ruleid.SplitReplicasFloor, filepos.Info, o.Pos(n), fmt.Sprintf("%s %s: %s %d over %d zones gives %s (%d in all): every zone copy keeps at least %d",
 			o.Kind(), o.Name(), field, total, len(c.zones), strings.Join(parts, ", "), sum, floor))
 	}
 	return shares, nil

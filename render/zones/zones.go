@@ -10,18 +10,12 @@ import (
 	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
 )
 
 // StageName marks the nodes this stage makes (manifest.Object.Made).
 const StageName = "zones"
-
-// Rule ids of the stage's notes, as `krender check` reports them.
-const (
-	RuleSplitTarget   = "split-target"
-	RuleSplitClaims   = "split-claims"
-	RuleReplicasFloor = "split-replicas-floor"
-)
 
 // Stage applies the profile's zone host data to every render unit.
 type Stage struct{ c *config }
@@ -215,7 +209,7 @@ func (c *config) noteOtherTargets(s *manifest.Set, o *manifest.Object, splits ma
 			for _, cp := range w.copies {
 				names = append(names, cp.Name())
 			}
-			s.Note(o, RuleSplitTarget, filepos.Warning, o.Pos(manifest.Value(ref, "name")), fmt.Sprintf(
+			s.Note(o, ruleid.SplitTarget, filepos.Warning, o.Pos(manifest.Value(ref, "name")), fmt.Sprintf(
 				"%s %s targets %s %s, which is split by zone into %s; krender splits only HorizontalPodAutoscalers, so give this one a copy per zone",
 				o.Kind(), o.Name(), manifest.ScalarAt(ref, "kind"), manifest.ScalarAt(ref, "name"), strings.Join(names, ", ")))
 		}

@@ -46,12 +46,12 @@ func readPlugin(t *testing.T) cmpPlugin {
 	return p
 }
 
-// argoApp is an Application source directory: the bundled templates and
-// profiles and the plugin's marker.
+// argoApp is an Application source directory: the bundled templates,
+// profiles and fragments and the plugin's marker.
 func argoApp(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, sub := range []string{"templates", "profiles"} {
+	for _, sub := range []string{"templates", "profiles", "inject"} {
 		err := filepath.Walk(filepath.Join("../../..", sub), func(p string, info os.FileInfo, err error) error {
 			if err != nil || info.IsDir() {
 				return err

@@ -13,8 +13,8 @@ import (
 // TestQuickStartMisspelling holds the README's Quick start to its promise
 // that a misspelled variable stops the render with file:line:col and a
 // did-you-mean: the name the README gives replaces, in a copy of the
-// bundled templates and profiles, the reference it misspells, and the
-// Quick start's own command must then fail so.
+// bundled templates, profiles and fragments, the reference it misspells,
+// and the Quick start's own command must then fail so.
 func TestQuickStartMisspelling(t *testing.T) {
 	readme, quick := readmeQuickStart(t)
 	claim := regexp.MustCompile("A misspelled `\\$\\{(\\w+)\\}` stops the\\s+render").FindSubmatch(readme)
@@ -25,7 +25,7 @@ func TestQuickStartMisspelling(t *testing.T) {
 	args := strings.Fields(quick)
 
 	dir := t.TempDir()
-	for _, d := range []string{"templates", "profiles"} {
+	for _, d := range []string{"templates", "profiles", "inject"} {
 		if err := os.CopyFS(filepath.Join(dir, d), os.DirFS(filepath.Join("../../..", d))); err != nil {
 			t.Fatal(err)
 		}

@@ -13,9 +13,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/inject"
 	"github.com/krender/krender/model/profiles/schema"
 	"github.com/krender/krender/render/contenthash"
+	"github.com/krender/krender/render/inject"
 	"github.com/krender/krender/render/zones"
 )
 

@@ -2,7 +2,8 @@
 // imports run down the layer table and docs/architecture.md prints it
 // (imports_test.go, layertable_test.go); the environment and the collector
 // only in the mains (process_test.go); files only through files/filesys,
-// and no program run below the command line (files_test.go); the size of
+// and no program run below the command line (files_test.go); packages held
+// to fewer imports than their layer allows (fewer_test.go); the size of
 // every hand-written function (complexity_test.go); every `go test` command
 // the documentation gives selects a test (doccmd_test.go). Each rule has a
 // test that plants a violation and sees it found.

@@ -7,10 +7,10 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/render/inject/yqexpr"
 )
 
 // injectInto renders template with one merge-mode entry that puts frag into

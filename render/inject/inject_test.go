@@ -8,11 +8,11 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/model/workload"
+	"github.com/krender/krender/render/inject/yqexpr"
 )
 
 func runShell(t *testing.T, script string) string {

@@ -22,7 +22,7 @@ import (
 var regen = flag.Bool("regen-parity", false,
 	"rewrite testdata/inject/seed-parity/stdout.golden from the real shell pipeline (needs yq and envsubst)")
 
-const parityDir = "../testdata/inject/seed-parity"
+const parityDir = "../../testdata/inject/seed-parity"
 
 // TestShellPipelineParity runs the shell pipeline that `mode: append`
 // replaces (envsubst, then yq del and yq += with a sed-filled fragment) with
@@ -33,7 +33,7 @@ const parityDir = "../testdata/inject/seed-parity"
 func TestShellPipelineParity(t *testing.T) {
 	// Only the mikefarah yq that hack/tools.sh builds (or KRENDER_YQ) is the
 	// reference: another yq on PATH (the Python wrapper shares the name) is not.
-	built, _ := filepath.Abs("../.cache/bin/yq")
+	built, _ := filepath.Abs("../../.cache/bin/yq")
 	yq := testtool.Find(t, "KRENDER_YQ", []string{built}, "mikefarah yq v4.54.3 not built; the shell pipeline parity is not checked")
 	envsubst := testtool.Find(t, "KRENDER_ENVSUBST", []string{"envsubst"}, "GNU envsubst not installed; the shell pipeline parity is not checked")
 
@@ -74,7 +74,7 @@ func TestShellPipelineParity(t *testing.T) {
 	}
 	env = append(env, "EFS_ZONE_EXCLUDE_APPS="+strings.Join(exclude, " "))
 
-	cmd := exec.Command("bash", filepath.Join(parityDir, "pipeline.sh"), "../templates", in.FragmentPath)
+	cmd := exec.Command("bash", filepath.Join(parityDir, "pipeline.sh"), "../../templates", in.FragmentPath)
 	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -97,7 +97,7 @@ func TestShellPipelineParity(t *testing.T) {
 		t.Errorf("%s is not what the real pipeline prints now (regenerate with -regen-parity and review):\n%s", golden, lineDiff(string(kept), string(want)))
 	}
 
-	e, err := action.Engine(userfs.OS, action.Options{Profile: profile, Tenants: []string{"tenant-a"}, Paths: []string{"../templates"}})
+	e, err := action.Engine(userfs.OS, action.Options{Profile: profile, Tenants: []string{"tenant-a"}, Paths: []string{"../../templates"}})
 	if err != nil {
 		t.Fatal(err)
 	}

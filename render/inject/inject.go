@@ -11,12 +11,13 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/limits"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/model/workload"
+	"github.com/krender/krender/render/inject/yqexpr"
 )
 
 // Modes of an inject entry.
@@ -43,12 +44,6 @@ type entry struct {
 // StageName marks the nodes this stage makes (manifest.Object.Made): those
 // yq's `+=` creates where the fragment had none to copy.
 const StageName = "inject"
-
-// RuleUnused is the rule id of the note on an inject entry that changed
-// nothing: it reached no object, or each object it reached already held
-// what its fragment gives. One id for both, as docs/inject.md promises, so
-// that check.disable silences every entry that changes nothing.
-const RuleUnused = "inject-unused"
 
 // New compiles every expression and loads every fragment of p once; read is
 // how the render reads files.
@@ -181,9 +176,9 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		switch {
 		case len(errs) > 0, changed:
 		case reached:
-			s.Note(nil, RuleUnused, filepos.Warning, e.in.Pos, fmt.Sprintf("inject %s changed nothing: each object it reaches already holds what its fragment gives", e.in.Name.Value))
+			s.Note(nil, ruleid.InjectUnused, filepos.Warning, e.in.Pos, fmt.Sprintf("inject %s changed nothing: each object it reaches already holds what its fragment gives", e.in.Name.Value))
 		default:
-			s.Note(nil, RuleUnused, filepos.Warning, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
+			s.Note(nil, ruleid.InjectUnused, filepos.Warning, e.in.Pos, fmt.Sprintf("inject %s changed no object: no selected object has its target", e.in.Name.Value))
 		}
 	}
 	if err := errs.Err(); err != nil {
