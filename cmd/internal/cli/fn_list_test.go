@@ -1,4 +1,4 @@
-package action_test
+package cli
 
 import (
 	"bytes"
@@ -22,10 +22,10 @@ import (
 )
 
 // repo reads the repository's bundled profiles and templates.
-var repo = userfs.Dir("..")
+var repo = userfs.Dir("../../..")
 
-// resourceList wraps objects as an orchestrator would send them.
-func resourceList(t *testing.T, objs []*manifest.Object, spec string) string {
+// wrapList wraps objects as an orchestrator would send them.
+func wrapList(t *testing.T, objs []*manifest.Object, spec string) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
@@ -51,31 +51,30 @@ func resourceList(t *testing.T, objs []*manifest.Object, spec string) string {
 
 func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) {
 	t.Helper()
-	var out bytes.Buffer
-	// The notes (stderr's messages) are TestLocate's subject, not these tests'.
-	_, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+	// The notes (stderr's messages) are TestNotesNameTheFile's subject, not these tests'.
+	_, out, err := krmFunction(t.Context(), []byte(in), fsys, &action.Fn{FS: fsys, Validator: validator.APIServer{}})
 	if err != nil {
-		if out.Len() > 0 {
-			t.Fatalf("wrote output on error: %s", out.String())
+		if len(out) > 0 {
+			t.Fatalf("wrote output on error: %s", out)
 		}
 		return nil, "", err
 	}
 	var list map[string]any
-	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
-		t.Fatalf("output is not YAML: %v\n%s", err, out.String())
+	if err := yaml.Unmarshal(out, &list); err != nil {
+		t.Fatalf("output is not YAML: %v\n%s", err, out)
 	}
-	return list, out.String(), nil
+	return list, string(out), nil
 }
 
-// TestSameAsRender: the bundled templates as items, with the dev profile
+// TestFnSameAsRender: the bundled templates as items, with the dev profile
 // and one tenant, come out as `krender render` writes them (substitution,
 // injection, zones, hashing and the name label).
-func TestSameAsRender(t *testing.T) {
+func TestFnSameAsRender(t *testing.T) {
 	tpls, err := loader.LoadTemplates(repo, []string{"templates"}, "templates/common/efs-zone-command.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := resourceList(t, tpls, "profile: profiles/dev.yaml\ntenant: tenant-a\nset: {LOG_LEVEL: trace}")
+	in := wrapList(t, tpls, "profile: profiles/dev.yaml\ntenant: tenant-a\nset: {LOG_LEVEL: trace}")
 	list, _, err := runFn(t, repo, in)
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +217,7 @@ func TestCommentsAnnotationsAndResults(t *testing.T) {
 	}
 }
 
-func TestErrors(t *testing.T) {
+func TestFnErrors(t *testing.T) {
 	fsys := smallFS()
 	for _, c := range []struct {
 		name, in, want string
@@ -242,7 +241,7 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-func TestTenants(t *testing.T) {
+func TestFnTenants(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello, IMAGE: x}\ntenants:\n  a: {vars: {GREETING: hi-a}}\n  b: {}\n")}}
 	if _, _, err := runFn(t, fsys, small); err == nil || !strings.Contains(err.Error(), "has tenants (a, b): name one in spec.tenant") {
 		t.Fatalf("no tenant: %v", err)
@@ -255,35 +254,38 @@ func TestTenants(t *testing.T) {
 
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
-	var out bytes.Buffer
-	if _, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: smallFS(), Secrets: []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, Linter: check.KRMLinter(validator.APIServer{})}).Run(); err != nil {
+	_, b, err := krmFunction(t.Context(), []byte(in), smallFS(), &action.Fn{FS: smallFS(), Secrets: []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, Validator: validator.APIServer{}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	i := strings.Index(out.String(), "results:")
-	if i < 0 || strings.Contains(out.String()[i:], "tok-0123456789") || !strings.Contains(out.String()[i:], "<redacted>") {
-		t.Fatalf("results:\n%s", out.String()[max(i, 0):])
+	out := string(b)
+	i := strings.Index(out, "results:")
+	if i < 0 || strings.Contains(out[i:], "tok-0123456789") || !strings.Contains(out[i:], "<redacted>") {
+		t.Fatalf("results:\n%s", out[max(i, 0):])
 	}
 }
 
-// TestCheckFalse: spec.check: false renders without the linter (no
-// results), even with none to hand; with check on and no linter, Run says
-// so before it renders anything; check takes a boolean only.
-func TestCheckFalse(t *testing.T) {
-	off := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: false", 1)
-	var out bytes.Buffer
-	if _, err := (&action.Fn{In: strings.NewReader(off), Out: &out, FS: smallFS()}).Run(); err != nil {
+// TestFnCheckFalse: spec.check: false renders without the linter (no
+// results), and so without the API server's validation even where check
+// would need it; with check on and no Validator, a field only that
+// validation judges asks for it and nothing is written; check takes a
+// boolean only.
+func TestFnCheckFalse(t *testing.T) {
+	typo := strings.Replace(small, "          image: ${IMAGE}\n", "          image: ${IMAGE}\n          imagePullPolicyy: Always\n", 1)
+	off := strings.Replace(typo, "    profile: p.yaml", "    profile: p.yaml\n    check: false", 1)
+	_, out, err := krmFunction(t.Context(), []byte(off), smallFS(), &action.Fn{FS: smallFS()})
+	if err != nil {
 		t.Fatal(err)
 	}
 	var list map[string]any
-	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
+	if err := yaml.Unmarshal(out, &list); err != nil {
 		t.Fatal(err)
 	}
 	if items, _ := list["items"].([]any); len(items) == 0 || list["results"] != nil {
 		t.Errorf("check: false: %d items, results %v; want the items and no results", len(items), list["results"])
 	}
-	out.Reset()
-	if _, err := (&action.Fn{In: strings.NewReader(small), Out: &out, FS: smallFS()}).Run(); !errors.Is(err, action.ErrNeedsLinter) || out.Len() > 0 {
-		t.Errorf("check on, no linter: %v, %d bytes out; want ErrNeedsLinter and nothing", err, out.Len())
+	if _, out, err := krmFunction(t.Context(), []byte(typo), smallFS(), &action.Fn{FS: smallFS()}); !errors.Is(err, check.ErrNeedsValidator) || len(out) > 0 {
+		t.Errorf("check on, no Validator: %v, %d bytes out; want ErrNeedsValidator and nothing", err, len(out))
 	}
 	bad := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: \"false\"", 1)
 	if _, _, err := runFn(t, smallFS(), bad); err == nil || !strings.Contains(err.Error(), "functionConfig spec.check: want true or false") {
