@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/cmd/internal/krm"
 	"github.com/krender/krender/internal/mask"
-	"github.com/krender/krender/lint/krm"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/render"
 )

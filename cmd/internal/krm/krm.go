@@ -1,10 +1,12 @@
 // Package krm is the KRM function's protocol, per the kustomize functions
 // spec: the ResourceList read from standard input and its functionConfig,
 // where its items came from (so that a message names the user's file),
-// check findings as results, the ResourceList written back. action.Fn,
-// `krender fn`, renders the items between, through the same pipeline as
-// `krender render`. kustomize runs it as an exec transformer; see
-// docs/integrations.md.
+// check findings as results, the ResourceList written back. `krender fn`
+// reads its input with it, hands action.Fn the items and functionConfig
+// (the action renders them through the same pipeline as `krender render`)
+// and writes the list from the action's Result: the protocol is the
+// command's format, and stands with the entry points. kustomize runs it
+// as an exec transformer; see docs/integrations.md.
 package krm
 
 import (
