@@ -4,8 +4,9 @@
 // Run returns what there is to print: Check, Fn, Vars, Tenants, Schema,
 // Version. Package action/renderout is render's, action/gc is gc's. The
 // actions stand above the linter, as Helm's pkg/action over pkg/lint:
-// Check runs package check's linter as the engine's check stage, Fn runs
-// the render between package krm's reading and writing of a ResourceList.
+// Check runs package check's linter as the engine's check stage, and so
+// does Fn over a KRM function's items, which the command line reads from a
+// ResourceList and writes back from Fn's Result.
 package action
 
 import (

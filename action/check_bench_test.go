@@ -43,7 +43,8 @@ func benchCheck(b *testing.B, custom bool) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				if findings, err = (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(); err != nil {
+				res, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(b.Context())
+				if findings = res.Findings; err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -90,7 +91,7 @@ func BenchmarkCheckVsRender(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/check", tenants), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(); err != nil {
+				if _, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(b.Context()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -52,7 +52,8 @@ func TestCRDAcrossTenants(t *testing.T) {
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Validator: validator.APIServer{}}).Run()
+	fsRes, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
+	fs := fsRes.Findings
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +103,13 @@ func TestNeedsValidator(t *testing.T) {
 				fsys[name] = &fstest.MapFile{Data: []byte(text)}
 			}
 			opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}
-			want, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run()
+			wantRes, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(t.Context())
+			want := wantRes.Findings
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := (&action.Check{FS: fsys, Options: opts}).Run()
+			gotRes, err := (&action.Check{FS: fsys, Options: opts}).Run(t.Context())
+			got := gotRes.Findings
 			switch {
 			case c.needs && (!errors.Is(err, check.ErrNeedsValidator) || got != nil):
 				t.Errorf("without a Validator: %v, %d findings; want ErrNeedsValidator and none", err, len(got))
@@ -172,7 +175,8 @@ func TestCheckReadsCRDFilesOnce(t *testing.T) {
 		"app.yaml":         {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 11}\n---\napiVersion: shop.example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 12}\n")},
 	}}
 	opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}, CRDs: []string{"more"}}
-	fs, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run()
+	fsRes, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(t.Context())
+	fs := fsRes.Findings
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,35 +1,41 @@
 package action
 
 import (
-	"bytes"
-	"errors"
+	"context"
 	"fmt"
-	"io"
 	"io/fs"
 	"sort"
 	"strings"
 
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/internal/mask"
-	"github.com/krender/krender/lint/krm"
-	"github.com/krender/krender/lint/rule"
+	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/ruleid"
 	"github.com/krender/krender/render"
 )
 
-// ErrNeedsLinter is Fn.Run's answer, before it renders anything, to a
-// functionConfig that asks for check's findings when the caller gave no
-// Linter.
-var ErrNeedsLinter = errors.New("krender fn: functionConfig asks for check's findings, which krender-check gives")
-
-// Fn is `krender fn`, the action: it renders the ResourceList read from In
-// (package krm: the KRM function's protocol) and writes the result to Out,
-// only when everything succeeded: an orchestrator must never mistake half
-// a list for the output.
+// Fn is `krender fn`, the action: it renders a KRM function's items as
+// its functionConfig asks, through the same stages as `krender render`,
+// with check's findings unless functionConfig says spec.check: false. The
+// command line reads the ResourceList and writes it back from the Result
+// (the KRM function's protocol); Fn knows nothing of either.
 type Fn struct {
-	In  io.Reader
-	Out io.Writer
+	// Items are the ResourceList's items, as templates: their positions
+	// are lines of the list.
+	Items []*manifest.Object
+	// Profile is functionConfig's spec.profile, a path from the directory
+	// the function runs in; ProfileAt is where functionConfig names it.
+	Profile   string
+	ProfileAt filepos.Pos
+	// Tenant is spec.tenant: one tenant of a profile that has tenants (a
+	// function returns one set of objects, and two tenants' would collide).
+	Tenant string
+	// Set is spec.set, as --set NAME=VALUE.
+	Set map[string]string
+	// NoCheck is spec.check: false: render only, as `krender render` does.
+	NoCheck bool
 	// FS holds the profile and the files it names, paths as users type
 	// them (see package userfs).
 	FS fs.FS
@@ -40,92 +46,102 @@ type Fn struct {
 	// the default root of FS (the git work tree holding the directory the
 	// function runs in).
 	Root *loadroot.Root
-	// Linter adds check's findings to the results, unless functionConfig
-	// says spec.check: false; without one, Run returns ErrNeedsLinter for
-	// a functionConfig that asks for them.
-	Linter krm.Linter
+	// Validator is the API server's validation for check's findings
+	// (check.Config.Validator); nil: check settles what it can and Run
+	// returns check.ErrNeedsValidator for the rest.
+	Validator verdict.Validator
 }
 
-// Run renders and writes; the notes are the stages' messages, for stderr.
-func (f *Fn) Run() ([]filepos.Note, error) {
-	list, err := krm.Read(f.In, f.FS)
-	if err != nil {
-		return nil, err
-	}
-	notes, err := f.run(list)
-	return list.Notes(notes), list.Errors(err)
+// FnResult is what `krender fn` writes: the rendered objects, the list's
+// items, and check's findings, its results (none under NoCheck); Notes
+// are the stages' messages, for stderr.
+type FnResult struct {
+	Objects  []*manifest.Object
+	Findings []check.Finding
+	Notes    []filepos.Note
 }
 
-// fnOptions are what functionConfig asks of the render action.
-func fnOptions(cfg krm.Config, items []*manifest.Object, secrets []Secret, root *loadroot.Root) Options {
-	opts := Options{Profile: cfg.Profile, Templates: items, Secrets: secrets, Root: root}
-	if cfg.Tenant != "" {
-		opts.Tenants = []string{cfg.Tenant}
-	}
-	names := make([]string, 0, len(cfg.Set))
-	for name := range cfg.Set {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		opts.Set = append(opts.Set, name+"="+cfg.Set[name])
-	}
-	return opts
-}
-
-func (f *Fn) run(list *krm.List) ([]filepos.Note, error) {
-	cfg, err := list.Config()
-	if err != nil {
-		return nil, err
-	}
-	lint := f.Linter
-	if cfg.Check != nil && !*cfg.Check {
-		lint = nil
-	} else if lint == nil {
-		return nil, ErrNeedsLinter
-	}
-	items, err := list.Items()
-	if err != nil {
-		return nil, err
-	}
-
+// Run renders with ctx (cancelling it stops the run). An undefined
+// variable is an error, as for `krender render`, and nothing is returned
+// but the error: an orchestrator must never mistake half a list for the
+// output.
+func (f *Fn) Run(ctx context.Context) (FnResult, error) {
 	root, err := Root(f.FS, f.Root, "") // the root must hold spec.profile: it does not choose it
 	if err != nil {
-		return nil, err
+		return FnResult{}, err
 	}
-	if err := root.Check("the profile", cfg.Profile, list.ProfilePos()); err != nil {
-		return nil, err
+	if err := root.Check("the profile", f.Profile, f.ProfileAt); err != nil {
+		return FnResult{}, err
 	}
-	in, err := Load(f.FS, fnOptions(cfg, items, f.Secrets, root))
+	in, err := Load(f.FS, f.options(ctx, root))
 	if err != nil {
-		return nil, err
+		return FnResult{}, err
 	}
-	stage, found, err := linterFor(lint, in)
-	if err != nil {
-		return nil, err
+	var l *check.Linter
+	var stage render.Stage
+	if !f.NoCheck {
+		if l, err = linter(in.Profile, in.CRDs, false, f.Validator); err != nil {
+			return FnResult{}, err
+		}
+		stage = l
 	}
 	e, err := in.Engine(stage)
 	if err != nil {
-		return nil, err
+		return FnResult{}, err
 	}
-	if err := oneUnit(e, cfg.Profile); err != nil {
-		return nil, err
+	if err := oneUnit(e, f.Profile); err != nil {
+		return FnResult{}, err
 	}
 	var set *manifest.Set
 	res, err := e.Each(func(s *manifest.Set) error { set = s; return nil })
 	if err != nil {
-		return nil, err
+		return FnResult{}, err
 	}
-	results, err := list.Results(set, found(), mask.NewText(SecretValues(f.Secrets)))
-	if err != nil {
-		return nil, err
+	var found []check.Finding
+	if l != nil {
+		if found, err = results(l.Findings()); err != nil {
+			return FnResult{}, err
+		}
 	}
-	var b bytes.Buffer
-	if err := list.Write(&b, set.Objects, results); err != nil {
-		return nil, err
+	return FnResult{Objects: set.Objects, Findings: found, Notes: res.Notes}, nil
+}
+
+// options are what functionConfig asks of the render action.
+func (f *Fn) options(ctx context.Context, root *loadroot.Root) Options {
+	items := f.Items
+	if items == nil {
+		items = []*manifest.Object{} // no items, not template paths
 	}
-	_, err = b.WriteTo(f.Out)
-	return res.Notes, err
+	opts := Options{Profile: f.Profile, Templates: items, Secrets: f.Secrets, Root: root, Context: ctx}
+	if f.Tenant != "" {
+		opts.Tenants = []string{f.Tenant}
+	}
+	names := make([]string, 0, len(f.Set))
+	for name := range f.Set {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		opts.Set = append(opts.Set, name+"="+f.Set[name])
+	}
+	return opts
+}
+
+// results are check's findings as a function reports them: an undefined
+// variable is `krender render`'s error, and a function renders, so it
+// fails on it as render does; every other finding is a result, and render
+// would not fail on it either.
+func results(fs []check.Finding) ([]check.Finding, error) {
+	var errs filepos.List
+	var out []check.Finding
+	for _, f := range fs {
+		if f.Rule == ruleid.UnresolvedVar && f.Severity == filepos.Err {
+			errs = append(errs, filepos.Errorf(f.Pos, "%s", f.Msg))
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, errs.Err()
 }
 
 // oneUnit refuses a profile with tenants when functionConfig names none:
@@ -139,12 +155,4 @@ func oneUnit(e *render.Engine, profile string) error {
 		tenants = append(tenants, u.Tenant)
 	}
 	return fmt.Errorf("functionConfig: profile %s has tenants (%s): name one in spec.tenant", profile, strings.Join(tenants, ", "))
-}
-
-// linterFor is lint's stage and findings, or none: spec.check: false.
-func linterFor(lint krm.Linter, in *Inputs) (render.Stage, func() []rule.Finding, error) {
-	if lint == nil {
-		return nil, func() []rule.Finding { return nil }, nil
-	}
-	return lint(in.Profile, in.CRDs)
 }

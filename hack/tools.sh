@@ -23,7 +23,7 @@ go_tool() {
   fi
 }
 # The standalone kustomize runs exec KRM functions (`kubectl kustomize` skips
-# them silently): the krender fn tier (lint/krm/kustomize_test.go) needs it.
+# them silently): the krender fn tier (cmd/internal/krm/kustomize_test.go) needs it.
 go_tool kustomize/v5 v5.5.0 sigs.k8s.io/kustomize/kustomize/v5
 # Helm 3 runs krender as its --post-renderer on the chart of
 # examples/helm-post-renderer (cmd/internal/cli/helm_test.go).

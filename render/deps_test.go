@@ -11,7 +11,7 @@ import (
 
 // engine are the packages `krender render`, `vars`, `schema` and `version`
 // run on, and action, which holds every command's action: `check`'s and
-// `fn`'s bring the linter (lint/check, lint/krm), which `krender` links
+// `fn`'s bring the linter (lint/check), which `krender` links
 // for its own check, but never the API server's validation.
 var engine = []string{
 	"github.com/krender/krender/render",

@@ -9,6 +9,7 @@ func TestOf(t *testing.T) {
 		Module + "/render/contenthash/refs": "stages",
 		"cmd/internal/cli":                  "command line",
 		"cluster/client":                    "cluster",
+		"cmd/internal/krm":                  "command line",
 		"cmd/krender":                       "main",
 		"internal/testing/testtool":         "test support",
 		"model/profiles":                    "model",

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
@@ -18,6 +19,16 @@ import (
 // Formats are the output formats of `krender check`.
 var Formats = []string{"text", "json", "sarif"}
 
+// Known says whether format is one of Formats: nil, or the error Write
+// gives for it, so that a command refuses an unknown --format before it
+// reads anything.
+func Known(format string) error {
+	if slices.Contains(Formats, format) {
+		return nil
+	}
+	return fmt.Errorf("--format %q: want one of %s", format, strings.Join(Formats, ", "))
+}
+
 // Write prints findings in format.
 func Write(w io.Writer, format string, fs []rule.Finding) error {
 	switch format {
@@ -28,7 +39,7 @@ func Write(w io.Writer, format string, fs []rule.Finding) error {
 	case "sarif":
 		return writeSARIF(w, fs)
 	}
-	return fmt.Errorf("--format %q: want one of %s", format, strings.Join(Formats, ", "))
+	return Known(format)
 }
 
 func writeText(w io.Writer, fs []rule.Finding) error {

@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/check"
+	"github.com/krender/krender/lint/report"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/validator"
 	"github.com/krender/krender/model/filepos"
@@ -18,7 +19,8 @@ import (
 
 func findings(t *testing.T, dir string) []rule.Finding {
 	t.Helper()
-	fs, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run()
+	fsRes, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
+	fs := fsRes.Findings
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestSARIFValidates(t *testing.T) {
 	for _, dir := range []string{"../../testdata/check/etc-hosts", "../../testdata/check/subpath", "../../testdata/check/unresolved-ignored"} {
 		fs := findings(t, dir)
 		var buf bytes.Buffer
-		if err := Write(&buf, "sarif", fs); err != nil {
+		if err := report.Write(&buf, "sarif", fs); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := sarif.FromBytes(buf.Bytes())
@@ -57,10 +59,10 @@ func TestSARIFValidates(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	fs := findings(t, "../../testdata/check/etc-hosts")
 	var buf bytes.Buffer
-	if err := Write(&buf, "json", fs); err != nil {
+	if err := report.Write(&buf, "json", fs); err != nil {
 		t.Fatal(err)
 	}
-	var got []jsonFinding
+	var got []report.JSONFinding
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestTextNamesTenantsAsRenderDoes(t *testing.T) {
 	} {
 		f := rule.Finding{Rule: "r", Severity: filepos.Warning, Pos: filepos.Pos{File: "a.yaml", Line: 3, Col: 1}, Object: "Deployment/api", Msg: "m", Tenants: c.tenants}
 		var buf bytes.Buffer
-		if err := Write(&buf, "text", []rule.Finding{f}); err != nil {
+		if err := report.Write(&buf, "text", []rule.Finding{f}); err != nil {
 			t.Fatal(err)
 		}
 		note := filepos.Note{Pos: f.Pos, Severity: f.Severity, Msg: f.Msg, Rule: f.Rule, Tenants: c.tenants}.String()

@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"io"
-
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/report"
 )
 
@@ -15,7 +12,6 @@ import (
 // it lacks the validator.
 func checkCmd(h *host) *cobra.Command {
 	k := &action.Check{FS: h.fsys}
-	var format string
 	c := &cobra.Command{
 		Use:   "check -p PROFILE [-t TENANT]... [--crds PATH]... [--format text|json|sarif] PATH... (- reads stdin)",
 		Short: "Render in memory and report manifests that will misbehave at run time",
@@ -25,20 +21,20 @@ func checkCmd(h *host) *cobra.Command {
   # One tenant, as SARIF for GitHub code scanning
   krender check -p profiles/prod.yaml -t tenant-b --format sarif templates/ > krender.sarif`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := report.Write(io.Discard, format, nil); err != nil {
-				return err // an unknown --format, before anything is read
-			}
-			if h.validator == nil && len(k.CRDs) > 0 {
+			k.Paths, k.Verbose, k.Validator = args, h.verbose > 0, h.validator
+			// An unknown --format is refused before anything is read, and
+			// --crds goes to krender-check at once.
+			if err := k.Refuse(); h.needsValidator(err) {
 				return h.delegate() // CRDs need the API server's code
+			} else if err != nil {
+				return err
 			}
 			if err := h.holdStdin(args); err != nil {
 				return err
 			}
-			k.Paths, k.Stdin = args, h.stdin
-			k.Verbose, k.Validator = h.verbose > 0, h.validator
+			k.Stdin = h.stdin
 			ctx, stop := h.interruptible()
-			k.Context = ctx
-			fs, err := k.Run()
+			res, err := k.Run(ctx)
 			if err = stop(err); h.needsValidator(err) {
 				return h.delegate()
 			}
@@ -46,19 +42,19 @@ func checkCmd(h *host) *cobra.Command {
 				return err
 			}
 			stdout := h.masked(h.stdout)
-			if err := report.Write(stdout, format, fs); err != nil {
+			if err := report.Write(stdout, res.Format, res.Findings); err != nil {
 				return err
 			}
 			if err := stdout.Flush(); err != nil {
 				return err
 			}
-			if check.HasErrors(fs) {
+			if res.HasErrors() {
 				return errFindings
 			}
 			return nil
 		},
 	}
 	renderFlags(c, &k.Options, h)
-	c.Flags().StringVar(&format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
+	c.Flags().StringVar(&k.Format, "format", "text", "output format: text, json or sarif (SARIF 2.1.0, for GitHub code scanning)")
 	return c
 }

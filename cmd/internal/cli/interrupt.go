@@ -32,7 +32,7 @@ func (i interrupted) status() int {
 
 // interruptible is h's context, cancelled with an interrupted cause on
 // SIGINT or SIGTERM while a command that renders runs (render, check,
-// vars) or gc runs (it stops between requests): killed outright, render
+// vars, fn) or gc runs (it stops between requests): killed outright, render
 // would leave its temporary directory (-o DIR) or spool behind. The reading stops before its next document,
 // every stage before its next object (substitution before its next
 // scalar), and the writer before its next object; the writer removes what

@@ -143,15 +143,18 @@ func TestSignalRemovesSpool(t *testing.T) {
 func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 	dir := t.TempDir()
 	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {V: one}\n", "a.yaml": configMaps(2, 1)})
+	list := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [{apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {v: $V}}]\n" +
+		"functionConfig: {apiVersion: krender.io/v1alpha1, kind: Render, spec: {profile: p.yaml}}\n"
 	for _, args := range [][]string{
 		{"render", "-p", "p.yaml", "a.yaml"},
 		{"render", "-p", "p.yaml", "-o", "out", "a.yaml"},
 		{"render", "-p", "p.yaml", "--check", "out", "a.yaml"},
 		{"check", "-p", "p.yaml", "a.yaml"},
 		{"vars", "-p", "p.yaml", "a.yaml"},
+		{"fn", "--root", "."},
 	} {
 		var stdout, stderr bytes.Buffer
-		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)
+		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(list), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(interrupted{syscall.SIGTERM})
 		h.ctx = ctx

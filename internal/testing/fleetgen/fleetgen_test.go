@@ -84,7 +84,8 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 	fsys := f.FS()
 	count := func(paths, crds []string) map[string][]check.Finding {
 		t.Helper()
-		fs, err := (&action.Check{FS: fsys, Options: action.Options{Profile: fleetgen.Profile, Paths: paths, CRDs: crds}, Validator: validator.APIServer{}}).Run()
+		fsRes, err := (&action.Check{FS: fsys, Options: action.Options{Profile: fleetgen.Profile, Paths: paths, CRDs: crds}, Validator: validator.APIServer{}}).Run(t.Context())
+		fs := fsRes.Findings
 		if err != nil {
 			t.Fatal(err)
 		}

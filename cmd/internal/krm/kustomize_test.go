@@ -18,7 +18,7 @@ import (
 func TestMain(m *testing.M) { testtool.Main(m) }
 
 func kustomize(t *testing.T) string {
-	root, _ := filepath.Abs("../..")
+	root, _ := filepath.Abs("../../..")
 	return testtool.Find(t, "KRENDER_KUSTOMIZE", []string{filepath.Join(root, ".cache", "bin", "kustomize"), "kustomize"},
 		"the kustomize tier runs krender fn as an exec function in a real kustomize build (hack/tools.sh builds v5.5.0; kubectl kustomize skips exec functions)")
 }
@@ -26,11 +26,11 @@ func kustomize(t *testing.T) string {
 // copyTree copies the repository's dir into dst/dir.
 func copyTree(t *testing.T, dst, dir string) {
 	t.Helper()
-	err := filepath.Walk(filepath.Join("../..", dir), func(p string, info os.FileInfo, err error) error {
+	err := filepath.Walk(filepath.Join("../../..", dir), func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() {
 			return err
 		}
-		rel, _ := filepath.Rel("../..", p)
+		rel, _ := filepath.Rel("../../..", p)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err

@@ -1,10 +1,12 @@
 // Package krm is the KRM function's protocol, per the kustomize functions
 // spec: the ResourceList read from standard input and its functionConfig,
 // where its items came from (so that a message names the user's file),
-// check findings as results, the ResourceList written back. action.Fn,
-// `krender fn`, renders the items between, through the same pipeline as
-// `krender render`. kustomize runs it as an exec transformer; see
-// docs/integrations.md.
+// check findings as results, the ResourceList written back. `krender fn`
+// reads its input with it, hands action.Fn the items and functionConfig
+// (the action renders them through the same pipeline as `krender render`)
+// and writes the list from the action's Result: the protocol is the
+// command's format, and stands with the entry points. kustomize runs it
+// as an exec transformer; see docs/integrations.md.
 package krm
 
 import (
@@ -21,8 +23,6 @@ import (
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
-	"github.com/krender/krender/model/profiles"
-	"github.com/krender/krender/render"
 )
 
 // The functionConfig krender takes, and the ResourceList versions it reads.
@@ -52,13 +52,6 @@ type Config struct {
 	// false renders only, as krender render does.
 	Check *bool `yaml:"check"`
 }
-
-// Linter builds krender check's linter for a loaded profile and its CRD
-// files' objects: the stage the engine runs last, and what it found once
-// the render is done
-// (check.KRMLinter, with the caller's Validator). krm does not import
-// check: the protocol needs only the findings' type (package rule).
-type Linter func(p *profiles.Profile, crds []*manifest.Object) (render.Stage, func() []rule.Finding, error)
 
 // Result is one entry of ResourceList.results, as the functions spec and
 // kyaml's framework.Result write it.
@@ -132,10 +125,10 @@ func (l *List) Items() ([]*manifest.Object, error) {
 	return readItems(l.src, l.node)
 }
 
-// Results are check's findings on the rendered set as the list's results,
-// secret values masked.
-func (l *List) Results(set *manifest.Set, found []rule.Finding, m *mask.Text) ([]Result, error) {
-	return findings(l.loc, set, found, m)
+// Results are check's findings on the rendered objects as the list's
+// results, secret values masked.
+func (l *List) Results(objs []*manifest.Object, found []rule.Finding, m *mask.Text) []Result {
+	return findings(l.loc, objs, found, m)
 }
 
 // Write writes the list back with objs as its items, functionConfig as

@@ -1,4 +1,4 @@
-package action_test
+package cli
 
 import (
 	"os"
@@ -10,7 +10,6 @@ import (
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
-	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/validator"
 )
 
@@ -121,15 +120,14 @@ func TestErrorsNameTheFile(t *testing.T) {
 func TestNotesNameTheFile(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
 	in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: app/pod.yaml}", "{}"), "      - name: FLAGS\n        value: --greeting=${GREETING} --level=${LEVEL}\n", "      - {name: A, valueFrom: {secretKeyRef: {name: missing, key: k}}}\n", 1)
-	var out strings.Builder
-	notes, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+	notes, out, err := krmFunction(t.Context(), []byte(in), fsys, &action.Fn{FS: fsys, Validator: validator.APIServer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(notes) != 0 {
 		t.Fatalf("the stages' notes are results, not stderr: %v", notes)
 	}
-	_, results, _ := strings.Cut(out.String(), "\nresults:")
+	_, results, _ := strings.Cut(string(out), "\nresults:")
 	// The file has no such env entry (an earlier function added it): the
 	// object's own line.
 	for _, want := range []string{"    file:\n      path: app/pod.yaml\n", "position: app/pod.yaml:6:1\n", "path: spec.containers[0].env[0].valueFrom.secretKeyRef.name\n", `Secret "missing" is not in this render`} {
@@ -157,8 +155,7 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out strings.Builder
-		_, err = (&action.Fn{In: strings.NewReader(in), Out: &out, FS: userfs.OS, Root: none, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+		_, _, err = krmFunction(t.Context(), []byte(in), userfs.OS, &action.Fn{FS: userfs.OS, Root: none, Validator: validator.APIServer{}})
 		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %s", err, want)
 		}

@@ -5,23 +5,17 @@ import (
 
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/lint/rule"
-	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 )
 
-// unresolvedRule is the finding that is `krender render`'s error: a
-// function renders, so it fails on it as render does; every other finding
-// is a result, and render would not fail on it either.
-const unresolvedRule = "unresolved-var"
-
-// findings turns check findings into results, masking secret values.
-func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *mask.Text) ([]Result, error) {
-	var errs filepos.List
+// findings turns check findings on the rendered objs into results,
+// masking secret values.
+func findings(loc *locator, objs []*manifest.Object, fs []rule.Finding, mask *mask.Text) []Result {
 	byRef := map[string]*manifest.Object{}
-	for _, o := range set.Objects {
+	for _, o := range objs {
 		byRef[o.Kind()+"/"+o.Name()] = o
 	}
-	for _, o := range set.Objects {
+	for _, o := range objs {
 		// a finding in zone copies names the object as written: point at the first copy
 		if w, _ := o.AsWritten(""); byRef[w] == nil {
 			byRef[w] = o
@@ -29,10 +23,6 @@ func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *mask.Tex
 	}
 	var out []Result
 	for _, f := range fs {
-		if f.Rule == unresolvedRule && f.Severity == filepos.Err {
-			errs = append(errs, filepos.Errorf(f.Pos, "%s", f.Msg))
-			continue
-		}
 		pos, _ := loc.locate(f.Pos, "")
 		r := Result{
 			Message:  mask.String(strings.TrimSuffix(f.Msg, ".") + ". Fix: " + f.Fix),
@@ -55,5 +45,5 @@ func findings(loc *locator, set *manifest.Set, fs []rule.Finding, mask *mask.Tex
 		}
 		out = append(out, r)
 	}
-	return out, errs.Err()
+	return out
 }
