@@ -8,6 +8,7 @@ func TestOf(t *testing.T) {
 		"render/subst/shellformat":          "stages",
 		Module + "/render/contenthash/refs": "stages",
 		"cmd/internal/cli":                  "command line",
+		"cmd/internal/handover":             "command line",
 		"cmd/krender":                       "main",
 		"internal/testing/testtool":         "test support",
 		"model/profiles":                    "model",
