@@ -149,6 +149,7 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"render", "-p", "p.yaml", "--check", "out", "a.yaml"},
 		{"check", "-p", "p.yaml", "a.yaml"},
 		{"vars", "-p", "p.yaml", "a.yaml"},
+		{"version"},
 	} {
 		var stdout, stderr bytes.Buffer
 		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)

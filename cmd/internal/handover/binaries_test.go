@@ -42,7 +42,7 @@ func TestBuildsOfOneCommitAgree(t *testing.T) {
 		}
 		built[vcs] = dir
 	}
-	stamped, plain := version(t, filepath.Join(built[true], "krender")), version(t, filepath.Join(built[false], Binary))
+	stamped, plain := versionOf(t, filepath.Join(built[true], "krender")), versionOf(t, filepath.Join(built[false], Binary))
 	if !strings.Contains(stamped, " revision "+head) || !strings.Contains(plain, " revision unknown ") {
 		t.Fatalf("the builds say %q and %q: want the commit %s and no revision, or the test tells nothing", stamped, plain, head)
 	}
@@ -167,7 +167,8 @@ func place(t *testing.T, from, to string) {
 	}
 }
 
-func version(t *testing.T, bin string) string {
+// versionOf is what the program bin says of its build.
+func versionOf(t *testing.T, bin string) string {
 	t.Helper()
 	out, err := exec.Command(bin, "version").Output()
 	if err != nil {

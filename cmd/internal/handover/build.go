@@ -1,6 +1,7 @@
 package handover
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -69,8 +70,14 @@ func Contract(root *cobra.Command) string {
 
 // thisBuild is this binary's build, tree its command tree.
 func thisBuild(tree func() *cobra.Command) build {
-	v := &action.Version{}
-	return build{Version: v.Run(), Source: v.Source(), Contract: Contract(tree())}
+	v := version()
+	return build{Version: v.Line, Source: v.Source, Contract: Contract(tree())}
+}
+
+// version is which build this binary is (action.Version).
+func version() *action.VersionResult {
+	v, _ := (&action.Version{}).Run(context.Background()) // only a context that is done fails it
+	return v
 }
 
 // CheckParent is krender-check's first step: it refuses to run for a
@@ -88,7 +95,7 @@ func CheckParent(env func(name string) (string, bool), tree func() *cobra.Comman
 		return sameBuild(parent, thisBuild(tree))
 	}
 	if parent, ok := env(legacyParentEnv); ok {
-		return fmt.Errorf("%s is %q but the krender that ran it is %q: install both from the same release", Binary, (&action.Version{}).Run(), parent)
+		return fmt.Errorf("%s is %q but the krender that ran it is %q: install both from the same release", Binary, version().Line, parent)
 	}
 	return nil
 }

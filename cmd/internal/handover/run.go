@@ -26,8 +26,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"github.com/krender/krender/action"
 )
 
 // Binary is the program krender runs for a command that needs what only
@@ -153,5 +151,5 @@ func (c Command) find() (string, error) {
 	case "diff":
 		needs = "the API server's validation (its defaults and update validation, for what the fields alone cannot settle)"
 	}
-	return "", fmt.Errorf("this %s needs %s, which %s runs; it is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", name, needs, Binary, self, Binary, (&action.Version{}).Module())
+	return "", fmt.Errorf("this %s needs %s, which %s runs; it is neither beside %s nor on PATH: install it from the same release as krender (go install github.com/krender/krender/cmd/%s@%s, or make build)", name, needs, Binary, self, Binary, version().Module)
 }
