@@ -46,8 +46,8 @@ type VersionResult struct {
 // Run returns which build this is, from its build information alone; a
 // context already done returns its cause.
 func (v *Version) Run(ctx context.Context) (*VersionResult, error) {
-	if ctx.Err() != nil {
-		return nil, context.Cause(ctx)
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
 	}
 	bi := v.info()
 	if bi == nil {

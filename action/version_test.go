@@ -2,7 +2,6 @@ package action
 
 import (
 	"context"
-	"errors"
 	"runtime/debug"
 	"testing"
 )
@@ -91,15 +90,5 @@ func TestVersionSource(t *testing.T) {
 	}
 	if got := versionOf(t, buildInfo(nil, false)).Source; got != "" {
 		t.Errorf("no build info: %q", got)
-	}
-}
-
-// TestVersionStopped: a context already done is its cause, nothing else.
-func TestVersionStopped(t *testing.T) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	stop := errors.New("stopped")
-	cancel(stop)
-	if res, err := (&Version{}).Run(ctx); res != nil || err != stop {
-		t.Errorf("got %+v, %v; want the cause alone", res, err)
 	}
 }

@@ -150,6 +150,7 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"check", "-p", "p.yaml", "a.yaml"},
 		{"vars", "-p", "p.yaml", "a.yaml"},
 		{"version"},
+		{"schema"},
 	} {
 		var stdout, stderr bytes.Buffer
 		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)

@@ -190,7 +190,7 @@ func newRoot(h *host) *cobra.Command {
 	root.SetOut(h.stdout)
 	root.SetErr(h.stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), diffCmd(h), versionCmd(h), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h), gcCmd(h))
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), diffCmd(h), versionCmd(h), schemaCmd(h), fnCmd(h), tenantsCmd(h), gcCmd(h))
 	// Cobra adds these at Execute; add them now to give them examples.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

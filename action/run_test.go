@@ -1,0 +1,24 @@
+package action
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestRunStopsOnDoneContext: an action run with a context already done
+// returns its cause and no result, so that the command line prints
+// nothing and exits as the signal says.
+func TestRunStopsOnDoneContext(t *testing.T) {
+	stop := errors.New("stopped")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(stop)
+	for name, run := range map[string]func() (bool, error){
+		"version": func() (bool, error) { r, err := (&Version{}).Run(ctx); return r != nil, err },
+		"schema":  func() (bool, error) { r, err := (&Schema{}).Run(ctx); return r != nil, err },
+	} {
+		if result, err := run(); err != stop || result {
+			t.Errorf("%s: got a result %v, %v; want the cause alone", name, result, err)
+		}
+	}
+}
