@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/fstest"
 )
 
 // TestRunStopsOnDoneContext: an action run with a context already done
@@ -13,9 +14,14 @@ func TestRunStopsOnDoneContext(t *testing.T) {
 	stop := errors.New("stopped")
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(stop)
+	fsys := fstest.MapFS{"profile.yaml": {Data: []byte("tenants:\n  a: {}\n")}}
 	for name, run := range map[string]func() (bool, error){
 		"version": func() (bool, error) { r, err := (&Version{}).Run(ctx); return r != nil, err },
 		"schema":  func() (bool, error) { r, err := (&Schema{}).Run(ctx); return r != nil, err },
+		"tenants": func() (bool, error) {
+			r, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run(ctx)
+			return r != nil, err
+		},
 	} {
 		if result, err := run(); err != stop || result {
 			t.Errorf("%s: got a result %v, %v; want the cause alone", name, result, err)

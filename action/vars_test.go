@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -45,11 +46,11 @@ func TestVarsRows(t *testing.T) {
 // template.
 func TestTenantsInProfileOrder(t *testing.T) {
 	fsys := fstest.MapFS{"profile.yaml": {Data: []byte("vars: {}\ntenants:\n  zeta: {}\n  alpha: {}\n")}}
-	names, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run()
+	res, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(names, ",") != "zeta,alpha" {
-		t.Fatalf("tenants %v, want [zeta alpha]", names)
+	if strings.Join(res.Names, ",") != "zeta,alpha" {
+		t.Fatalf("tenants %v, want [zeta alpha]", res.Names)
 	}
 }

@@ -151,6 +151,7 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"vars", "-p", "p.yaml", "a.yaml"},
 		{"version"},
 		{"schema"},
+		{"tenants", "-p", "p.yaml"},
 	} {
 		var stdout, stderr bytes.Buffer
 		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)
