@@ -19,12 +19,15 @@ func TestVarsRows(t *testing.T) {
 	}
 	v := Vars{FS: fsys, Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"},
 		Secrets: []Secret{{Name: "TOKEN", Value: "s3cr3t-value", From: "--set-env TOKEN"}}}}
-	rows, err := v.Run()
+	res, err := v.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.Dialect != "envsubst (the default)" {
+		t.Errorf("dialect %q, want envsubst (the default)", res.Dialect)
+	}
 	var got []string
-	for _, r := range rows {
+	for _, r := range res.Rows {
 		line := strings.Join([]string{r.Location.String(), r.Tenant, r.Reference, r.Reader, r.Action}, " | ")
 		if strings.Contains(line, "s3cr3t") {
 			t.Errorf("a row shows the secret: %s", line)
