@@ -59,7 +59,7 @@ func TestBuildsOfOneCommitAgree(t *testing.T) {
 		cmd.Dir, cmd.Env = dir, env
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
-		return exitCode(t, cmd.Run()), out.String(), errb.String()
+		return status(t, cmd), out.String(), errb.String()
 	}
 	wantCode, wantOut, wantErr := run(filepath.Join(built[false], Binary))
 	if wantCode != 1 || !strings.Contains(wantOut, "[unknown-field]") {
@@ -177,15 +177,14 @@ func versionOf(t *testing.T, bin string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func exitCode(t *testing.T, err error) int {
+// status runs cmd and returns its exit status; it fails the test when cmd
+// does not start.
+func status(t *testing.T, cmd *exec.Cmd) int {
 	t.Helper()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode()
-	}
-	if err != nil {
+	if err := cmd.Run(); cmd.ProcessState == nil {
 		t.Fatal(err)
 	}
-	return 0
+	return cmd.ProcessState.ExitCode()
 }
 
 // TestKrenderCheckRefusesAnotherKrender: krender-check run by a krender of
@@ -211,7 +210,7 @@ func TestKrenderCheckRefusesAnotherKrender(t *testing.T) {
 		cmd.Env = append(os.Environ(), c.env...)
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
-		code := exitCode(t, cmd.Run())
+		code := status(t, cmd)
 		if code != c.code || (code == 2) != (out.Len() == 0) || !strings.Contains(errb.String(), c.stderr) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, %q", c.env, code, out.String(), errb.String(), c.code, c.stderr)
 		}
@@ -222,12 +221,9 @@ func TestKrenderCheckRefusesAnotherKrender(t *testing.T) {
 // hand-over (parentEnv), as a stand-in for krender-check on PATH prints it.
 func word(t *testing.T, krender string) string {
 	t.Helper()
-	alone, bin, dir := t.TempDir(), t.TempDir(), t.TempDir()
+	alone, dir := t.TempDir(), t.TempDir()
 	copyFile(t, krender, filepath.Join(alone, "krender"))
-	testtool.WriteFiles(t, bin, map[string]string{Binary: "#!/bin/sh\nprintf '%s' \"$" + parentEnv + "\"\n"})
-	if err := os.Chmod(filepath.Join(bin, Binary), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	bin := stand(t, `printf '%s' "$`+parentEnv+`"`)
 	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
 	cmd := exec.Command(filepath.Join(alone, "krender"), "check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml") // --crds: handed over at once
 	cmd.Dir, cmd.Env = dir, []string{"PATH=" + bin}

@@ -14,14 +14,19 @@ import (
 )
 
 // stand writes a krender-check of script into a folder of its own and
-// returns the LookPath that finds it there alone.
-func stand(t *testing.T, script string) func(string) (string, bool) {
+// returns the folder.
+func stand(t *testing.T, script string) string {
 	t.Helper()
 	bin := t.TempDir()
 	testtool.WriteFiles(t, bin, map[string]string{Binary: "#!/bin/sh\n" + script + "\n"})
 	if err := os.Chmod(filepath.Join(bin, Binary), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return bin
+}
+
+// in is a LookPath that finds what the folder bin holds, and nothing else.
+func in(bin string) func(string) (string, bool) {
 	return func(name string) (string, bool) {
 		p := filepath.Join(bin, name)
 		_, err := os.Stat(p)
@@ -40,7 +45,7 @@ func TestRunHandsOverTheEnvironment(t *testing.T) {
 	environ := []string{"KRENDER_HANDED=yes"}
 	var out, errb bytes.Buffer
 	status, err := Command{Args: []string{"check"}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-		Environ: environ, LookPath: stand(t, "exec "+printEnv), Tree: tree}.Run()
+		Environ: environ, LookPath: in(stand(t, "exec "+printEnv)), Tree: tree}.Run()
 	if err != nil || status != 0 {
 		t.Fatalf("status %d, %v: %s", status, err, errb.String())
 	}
@@ -70,7 +75,7 @@ func TestRunHandsOverTheEnvironment(t *testing.T) {
 func TestRunPassesOn(t *testing.T) {
 	var out, errb bytes.Buffer
 	status, err := Command{Args: []string{"fn", "--set-env", "A B"}, Stdin: strings.NewReader("list\n"), Stdout: &out, Stderr: &errb,
-		LookPath: stand(t, `printf '%s|' "$@"; cat; echo oops >&2; exit 3`), Tree: tree}.Run()
+		LookPath: in(stand(t, `printf '%s|' "$@"; cat; echo oops >&2; exit 3`)), Tree: tree}.Run()
 	if err != nil || status != 3 || out.String() != "fn|--set-env|A B|list\n" || errb.String() != "oops\n" {
 		t.Errorf("status %d, %v, stdout %q, stderr %q", status, err, out.String(), errb.String())
 	}
