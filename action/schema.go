@@ -1,6 +1,10 @@
 package action
 
-import "github.com/krender/krender/model/profiles/schema"
+import (
+	"context"
+
+	"github.com/krender/krender/model/profiles/schema"
+)
 
 // Schema is `krender schema`, the action: the profile format as a JSON
 // Schema (draft-07), for editors.
@@ -10,7 +14,20 @@ type Schema struct {
 	Rules []string
 }
 
-// Run returns the schema's bytes.
-func (s *Schema) Run() ([]byte, error) {
-	return schema.Generate(s.Rules)
+// SchemaResult is the profile format as a JSON Schema.
+type SchemaResult struct {
+	// JSON is the schema's text, as `krender schema` prints it.
+	JSON []byte
+}
+
+// Run returns the schema; a context already done returns its cause.
+func (s *Schema) Run(ctx context.Context) (*SchemaResult, error) {
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	b, err := schema.Generate(s.Rules)
+	if err != nil {
+		return nil, err
+	}
+	return &SchemaResult{JSON: b}, nil
 }

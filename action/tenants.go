@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"io/fs"
 
 	"github.com/krender/krender/model/manifest"
@@ -18,9 +19,20 @@ type Tenants struct {
 	Profile string
 }
 
-// Run returns the tenants' names.
-func (t *Tenants) Run() ([]string, error) {
-	e, err := Engine(t.FS, Options{Profile: t.Profile, Templates: []*manifest.Object{}})
+// TenantsResult is the profile's tenants.
+type TenantsResult struct {
+	// Names are the tenants' names in profile order, none for a profile
+	// without tenants.
+	Names []string
+}
+
+// Run returns the tenants; ctx stops the loading, and a context already
+// done returns its cause.
+func (t *Tenants) Run(ctx context.Context) (*TenantsResult, error) {
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	e, err := Engine(t.FS, Options{Profile: t.Profile, Templates: []*manifest.Object{}, Context: ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -28,5 +40,5 @@ func (t *Tenants) Run() ([]string, error) {
 	for _, t := range e.Profile.Tenants {
 		names = append(names, t.Name)
 	}
-	return names, nil
+	return &TenantsResult{Names: names}, nil
 }

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"strconv"
@@ -23,9 +24,6 @@ type Vars struct {
 	// FS holds the templates and profiles, paths as users type them (see
 	// package userfs).
 	FS fs.FS
-	// Dialect is set by Run: the profile's substitution.dialect, and where
-	// it was set (or that it is the default).
-	Dialect string
 }
 
 // VarsRow is one reference at one place for one tenant.
@@ -37,18 +35,32 @@ type VarsRow struct {
 	Action    string // what substitution does with it, secrets masked
 }
 
-// Run returns the rows, unit by unit, template by template.
-func (v *Vars) Run() ([]VarsRow, error) {
-	e, err := Engine(v.FS, v.Options)
+// VarsResult is the listing.
+type VarsResult struct {
+	// Dialect is the profile's substitution.dialect, and where it was set
+	// (or that it is the default).
+	Dialect string
+	// Rows are the references, unit by unit, template by template.
+	Rows []VarsRow
+}
+
+// Run returns the listing; ctx stops the reading and the references'
+// rendering, in place of Options.Context.
+func (v *Vars) Run(ctx context.Context) (*VarsResult, error) {
+	o := v.Options
+	o.Context = ctx
+	e, err := Engine(v.FS, o)
 	if err != nil {
 		return nil, err
 	}
-	d := e.Profile.Substitution.Dialect
-	v.Dialect = profiles.DialectEnvsubst + " (the default)"
-	if d.Value != "" {
-		v.Dialect = d.Value + " (" + d.Pos.String() + ")"
+	res := &VarsResult{Dialect: profiles.DialectEnvsubst + " (the default)"}
+	if d := e.Profile.Substitution.Dialect; d.Value != "" {
+		res.Dialect = d.Value + " (" + d.Pos.String() + ")"
 	}
-	return varsRows(e)
+	if res.Rows, err = varsRows(e); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // varsRows lists the references of e's units.

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -18,12 +19,15 @@ func TestVarsRows(t *testing.T) {
 	}
 	v := Vars{FS: fsys, Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"},
 		Secrets: []Secret{{Name: "TOKEN", Value: "s3cr3t-value", From: "--set-env TOKEN"}}}}
-	rows, err := v.Run()
+	res, err := v.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.Dialect != "envsubst (the default)" {
+		t.Errorf("dialect %q, want envsubst (the default)", res.Dialect)
+	}
 	var got []string
-	for _, r := range rows {
+	for _, r := range res.Rows {
 		line := strings.Join([]string{r.Location.String(), r.Tenant, r.Reference, r.Reader, r.Action}, " | ")
 		if strings.Contains(line, "s3cr3t") {
 			t.Errorf("a row shows the secret: %s", line)
@@ -45,11 +49,11 @@ func TestVarsRows(t *testing.T) {
 // template.
 func TestTenantsInProfileOrder(t *testing.T) {
 	fsys := fstest.MapFS{"profile.yaml": {Data: []byte("vars: {}\ntenants:\n  zeta: {}\n  alpha: {}\n")}}
-	names, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run()
+	res, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(names, ",") != "zeta,alpha" {
-		t.Fatalf("tenants %v, want [zeta alpha]", names)
+	if strings.Join(res.Names, ",") != "zeta,alpha" {
+		t.Fatalf("tenants %v, want [zeta alpha]", res.Names)
 	}
 }

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"runtime/debug"
 	"strings"
 )
@@ -25,14 +26,38 @@ func (v *Version) info() *debug.BuildInfo {
 	return nil
 }
 
-// Run returns the version line: the module version `go install
-// module@version` stamps, or for a local build "(devel)" and the commit it
-// was built from, then the Go version.
-func (v *Version) Run() string {
+// VersionResult is which build this is: what `krender version` prints,
+// and what krender and krender-check compare at a hand-over.
+type VersionResult struct {
+	// Line is the version line: the module version `go install
+	// module@version` stamps, or for a local build "(devel)" and the commit
+	// it was built from, then the Go version.
+	Line string
+	// Module is what `go install ...@VERSION` takes for this build: its
+	// module version, or latest for a local build.
+	Module string
+	// Source names the source this build came from: "revision <commit>" of
+	// a clean checkout, or "version <v>" of `go install module@v`; "" when
+	// the build does not know (-buildvcs=false, a worktree or tarball, a
+	// modified checkout).
+	Source string
+}
+
+// Run returns which build this is, from its build information alone; a
+// context already done returns its cause.
+func (v *Version) Run(ctx context.Context) (*VersionResult, error) {
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
 	bi := v.info()
 	if bi == nil {
-		return "krender (no build information)"
+		return &VersionResult{Line: "krender (no build information)", Module: "latest"}, nil
 	}
+	return &VersionResult{Line: versionLine(bi), Module: moduleVersion(bi), Source: sourceOf(bi)}, nil
+}
+
+// versionLine is the version line of bi (VersionResult.Line).
+func versionLine(bi *debug.BuildInfo) string {
 	ver := bi.Main.Version
 	if ver == "" {
 		ver = "(devel)"
@@ -52,24 +77,16 @@ func (v *Version) Run() string {
 	return out + " " + bi.GoVersion
 }
 
-// Module is what `go install ...@VERSION` takes for this build: its module
-// version, or latest for a local build.
-func (v *Version) Module() string {
-	if bi := v.info(); bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+// moduleVersion is bi's VersionResult.Module.
+func moduleVersion(bi *debug.BuildInfo) string {
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
 	return "latest"
 }
 
-// Source names the source this build came from: "revision <commit>" of a
-// clean checkout, or "version <v>" of `go install module@v`; "" when the
-// build does not know (-buildvcs=false, a worktree or tarball, a modified
-// checkout). krender and krender-check compare it at a hand-over.
-func (v *Version) Source() string {
-	bi := v.info()
-	if bi == nil {
-		return ""
-	}
+// sourceOf is bi's VersionResult.Source.
+func sourceOf(bi *debug.BuildInfo) string {
 	rev, modified := vcs(bi)
 	ver := bi.Main.Version
 	switch {

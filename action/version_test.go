@@ -1,6 +1,7 @@
 package action
 
 import (
+	"context"
 	"runtime/debug"
 	"testing"
 )
@@ -8,6 +9,16 @@ import (
 // buildInfo hands a Version the build information of a binary built so.
 func buildInfo(bi *debug.BuildInfo, ok bool) func() (*debug.BuildInfo, bool) {
 	return func() (*debug.BuildInfo, bool) { return bi, ok }
+}
+
+// versionOf is Version's result for the build information read gives.
+func versionOf(t *testing.T, read func() (*debug.BuildInfo, bool)) *VersionResult {
+	t.Helper()
+	res, err := (&Version{BuildInfo: read}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // TestVersionString: the line names the module version, or "(devel)" and
@@ -26,11 +37,11 @@ func TestVersionString(t *testing.T) {
 		{info("(devel)", rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "krender (devel) revision 913afa96d32f900d1e4106209af840b84fb4e582 (modified) go1.26.8"},
 		{info(""), "krender (devel) revision unknown go1.26.8"},
 	} {
-		if got := (&Version{BuildInfo: buildInfo(c.bi, true)}).Run(); got != c.want {
+		if got := versionOf(t, buildInfo(c.bi, true)).Line; got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}
-	if got := (&Version{BuildInfo: buildInfo(nil, false)}).Run(); got != "krender (no build information)" {
+	if got := versionOf(t, buildInfo(nil, false)).Line; got != "krender (no build information)" {
 		t.Errorf("no build info: %q", got)
 	}
 }
@@ -40,11 +51,11 @@ func TestVersionString(t *testing.T) {
 func TestVersionModule(t *testing.T) {
 	for _, c := range []struct{ version, want string }{{"v1.4.0", "v1.4.0"}, {"(devel)", "latest"}, {"", "latest"}} {
 		bi := &debug.BuildInfo{Main: debug.Module{Version: c.version}}
-		if got := (&Version{BuildInfo: buildInfo(bi, true)}).Module(); got != c.want {
+		if got := versionOf(t, buildInfo(bi, true)).Module; got != c.want {
 			t.Errorf("%q: got %q, want %q", c.version, got, c.want)
 		}
 	}
-	if got := (&Version{BuildInfo: buildInfo(nil, false)}).Module(); got != "latest" {
+	if got := versionOf(t, buildInfo(nil, false)).Module; got != "latest" {
 		t.Errorf("no build info: %q", got)
 	}
 }
@@ -73,11 +84,11 @@ func TestVersionSource(t *testing.T) {
 		{info("v1.4.0"), "version v1.4.0"},
 		{info("v1.4.0+dirty"), ""},
 	} {
-		if got := (&Version{BuildInfo: buildInfo(c.bi, true)}).Source(); got != c.want {
+		if got := versionOf(t, buildInfo(c.bi, true)).Source; got != c.want {
 			t.Errorf("%s %v: got %q, want %q", c.bi.Main.Version, c.bi.Settings, got, c.want)
 		}
 	}
-	if got := (&Version{BuildInfo: buildInfo(nil, false)}).Source(); got != "" {
+	if got := versionOf(t, buildInfo(nil, false)).Source; got != "" {
 		t.Errorf("no build info: %q", got)
 	}
 }

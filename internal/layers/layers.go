@@ -27,8 +27,8 @@ type Layer struct {
 var Table = []Layer{
 	{"main", "`os.Exit(cli.Main(...))` with the process's environment and collector settings (`cli.Process`), which nothing else reads or sets; the benchmark program",
 		[]string{"cmd/krender", "cmd/krender-check", "hack"}},
-	{"command line", "commands, flags, exit statuses, what is printed; the process's settings, through main's hooks; CI secrets from `--set-env`/`--set-file`; the KRM function's protocol (`cmd/internal/krm`: the ResourceList read, its items located, results, the list written), which `fn` reads its input with and writes its Result in",
-		[]string{"cmd/internal/cli", "cmd/internal/krm"}},
+	{"command line", "commands, flags, exit statuses, what is printed; the process's settings, through main's hooks; CI secrets from `--set-env`/`--set-file`; the hand-over to `krender-check` (`cmd/internal/handover`); the KRM function's protocol (`cmd/internal/krm`: the ResourceList read, its items located, results, the list written), which `fn` reads its input with and writes its Result in",
+		[]string{"cmd/internal/cli", "cmd/internal/handover", "cmd/internal/krm"}},
 	{"actions", "what each command does over the engine: inputs loaded, `--set`, CI secrets and `--shard` turned into units, yqlib's process switches set (`yqexpr.Settle`, so that a library caller gets the CLI's yq), the engine run; `check` with the linter as the engine's check stage (`action.Check`), and `fn` so over a KRM function's items (`action.Fn`); `render`'s output (`-o`, `--check DIR`, the output guard: `action/renderout`); `krender gc` (`action/gc`: the profile's reference fields into the hash stage's table, then the cluster's owners)",
 		[]string{"action"}},
 	{"cluster", "talking to a live cluster, with no engine: `krender gc`'s planner (`cluster/gc`: which workloads and revisions own each hashed ConfigMap and Secret, from a snapshot of the cluster) and its client-go access (`cluster/client`: the kubeconfig as kubectl reads it, the lists and patches; linked by `krender-check` alone)",

@@ -10,6 +10,7 @@ func TestOf(t *testing.T) {
 		"cmd/internal/cli":                  "command line",
 		"cluster/client":                    "cluster",
 		"cmd/internal/krm":                  "command line",
+		"cmd/internal/handover":             "command line",
 		"cmd/krender":                       "main",
 		"internal/testing/testtool":         "test support",
 		"model/profiles":                    "model",

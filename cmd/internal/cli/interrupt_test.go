@@ -152,6 +152,9 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"check", "-p", "p.yaml", "a.yaml"},
 		{"vars", "-p", "p.yaml", "a.yaml"},
 		{"fn", "--root", "."},
+		{"version"},
+		{"schema"},
+		{"tenants", "-p", "p.yaml"},
 	} {
 		var stdout, stderr bytes.Buffer
 		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(list), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/action/gc"
+	"github.com/krender/krender/cmd/internal/handover"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
@@ -47,7 +48,7 @@ func Main(v verdict.Validator, c gc.Collector, p Process) int {
 	env := Env(p.Environ).Lookup
 	limit := p.tuneGC(env)
 	if v != nil {
-		if err := checkParent(env); err != nil {
+		if err := handover.CheckParent(env, contractTree); err != nil {
 			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
 			return exitError
 		}
@@ -189,7 +190,7 @@ func newRoot(h *host) *cobra.Command {
 	root.SetOut(h.stdout)
 	root.SetErr(h.stderr)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), diffCmd(h), versionCmd(h.stdout), schemaCmd(h.stdout), fnCmd(h), tenantsCmd(h), gcCmd(h))
+	root.AddCommand(renderCmd(h), varsCmd(h), checkCmd(h), diffCmd(h), versionCmd(h), schemaCmd(h), fnCmd(h), tenantsCmd(h), gcCmd(h))
 	// Cobra adds these at Execute; add them now to give them examples.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

@@ -318,35 +318,6 @@ func TestLeanCheckAgreesOnSecrets(t *testing.T) {
 	}
 }
 
-// TestKrenderCheckRefusesAnotherKrender: krender-check run by a krender of
-// another build refuses, since the two must read flags and profiles alike:
-// one of an earlier release (the version line alone), one that reads
-// other flags, profiles or rules, one whose word it cannot read. It runs
-// for one that reads the same, however built.
-func TestKrenderCheckRefusesAnotherKrender(t *testing.T) {
-	helper := filepath.Join(filepath.Dir(testtool.Krender(t)), CheckBinary)
-	for _, c := range []struct {
-		env    []string
-		code   int
-		stderr string
-	}{
-		{[]string{legacyParentEnv + "=krender v0.0.1 go1.20"}, exitError, `krender that ran it is "krender v0.0.1 go1.20": install both from the same release`},
-		{[]string{parentEnv + `={"version":"krender v0.0.2 go1.20","contract":"00"}`, legacyParentEnv + "=krender v0.0.2 go1.20"}, exitError,
-			`krender that ran it is "krender v0.0.2 go1.20", and they read other flags, profiles or rules: install both from the same release`},
-		{[]string{parentEnv + "=krender v0.0.3"}, exitError, `the krender that ran krender-check says "krender v0.0.3" of its build, which this release does not read`},
-		{[]string{parentEnv + `={"version":"krender (devel) revision unknown go1.20","contract":"` + contract() + `"}`}, exitOK, ""},
-	} {
-		cmd := exec.Command(helper, "version")
-		cmd.Env = append(os.Environ(), c.env...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		code := exitCode(t, cmd.Run())
-		if code != c.code || (code == exitError) != (out.Len() == 0) || !strings.Contains(errb.String(), c.stderr) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, %q", c.env, code, out.String(), errb.String(), c.code, c.stderr)
-		}
-	}
-}
-
 // caseSecrets are the secret values of a golden case: its environment's
 // values (--set-env) and the files --set-file reads.
 func caseSecrets(t *testing.T, dir string, args []string) []string {

@@ -22,12 +22,14 @@ func tenantsCmd(h *host) *cobra.Command {
   # one CI job per tenant
   for t in $(krender tenants -p profiles/prod.yaml); do krender render -p profiles/prod.yaml -t "$t" templates -o "rendered/$t"; done`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			names, err := t.Run()
+		RunE: func(*cobra.Command, []string) (err error) {
+			ctx, stop := h.interruptible()
+			defer func() { err = stop(err) }()
+			res, err := t.Run(ctx)
 			if err != nil {
 				return err
 			}
-			for _, name := range names {
+			for _, name := range res.Names {
 				if _, err := fmt.Fprintln(h.stdout, name); err != nil {
 					return err
 				}

@@ -21,16 +21,16 @@ func varsCmd(h *host) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) (err error) {
 			ctx, stop := h.interruptible()
 			defer func() { err = stop(err) }()
-			v.Paths, v.Stdin, v.Context = args, h.stdin, ctx
-			rows, err := v.Run()
+			v.Paths, v.Stdin = args, h.stdin
+			res, err := v.Run(ctx)
 			if err != nil {
 				return err
 			}
 			stdout := h.masked(h.stdout)
-			fmt.Fprintf(stdout, "substitution.dialect: %s\n", v.Dialect)
+			fmt.Fprintf(stdout, "substitution.dialect: %s\n", res.Dialect)
 			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "LOCATION\tTENANT\tREFERENCE\tREADER\tACTION")
-			for _, r := range rows {
+			for _, r := range res.Rows {
 				tenant := r.Tenant
 				if tenant == "" {
 					tenant = "-"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
+	"github.com/krender/krender/cluster/client"
+	"github.com/krender/krender/cmd/internal/handover"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
@@ -78,76 +78,20 @@ func TestShortVIsVerbose(t *testing.T) {
 	}
 }
 
-// TestSameBuild: krender-check runs what a krender of the same source
-// hands it, and where either build does not know its source, what a
-// krender that reads the same flags, profiles and rules hands it; it
-// refuses another revision or release, and another contract.
-func TestSameBuild(t *testing.T) {
-	const a, b = "revision 9c5ccef0a5e1d2b3c4d5e6f708192a3b4c5d6e7f", "revision 0706bf3a5e1d2b3c4d5e6f708192a3b4c5d6e7f"
-	made := func(source, contract string) build {
-		return build{Version: "krender " + source, Source: source, Contract: contract}
+// TestContractIgnoresValidator: krender and krender-check compute one
+// contract for their command trees: the validator and the collector change
+// no command or flag.
+func TestContractIgnoresValidator(t *testing.T) {
+	lean := handover.Contract(contractTree())
+	full := handover.Contract(newRoot(&host{mask: &masker{}, validator: validator.APIServer{}, collector: client.Run}))
+	if lean == "" || full != lean {
+		t.Errorf("with the validator and collector the contract is %s, without %s", full, lean)
 	}
-	for _, c := range []struct {
-		parent, self build
-		refused      string // "" accepted
-	}{
-		{made(a, "c1"), made(a, "c1"), ""},
-		{made(a, "c1"), made("", "c1"), ""}, // make build beside go install ./cmd/krender-check
-		{made("", "c1"), made(a, "c1"), ""},
-		{made("", "c1"), made("", "c1"), ""},              // both -buildvcs=false
-		{made("version v1.4.0", "c1"), made(a, "c1"), ""}, // go install @v1.4.0 beside a clone's build
-		{made("version v1.4.0", "c1"), made("version v1.4.0", "c1"), ""},
-		{made(a, "c1"), made(b, "c1"), "of another revision"}, // a rebuilt helper of another commit
-		{made("version v1.4.0", "c1"), made("version v1.4.1", "c1"), "of another version"},
-		{made(a, "c1"), made("", "c2"), "read other flags, profiles or rules"},
-		{made("", "c1"), made("", "c2"), "read other flags, profiles or rules"},
-		{made("version v1.4.0", "c1"), made(a, "c2"), "read other flags, profiles or rules"},
-	} {
-		err := sameBuild(c.parent, c.self)
-		switch {
-		case c.refused == "" && err != nil:
-			t.Errorf("%+v run by %+v: refused: %v", c.self, c.parent, err)
-		case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused) || !strings.Contains(err.Error(), "install both from the same release")):
-			t.Errorf("%+v run by %+v: got %v, want refused, %s", c.self, c.parent, err, c.refused)
-		}
-	}
-}
-
-// TestContract: krender and krender-check compute one contract (the
-// validator changes no flag); a flag more or a default changed is another.
-func TestContract(t *testing.T) {
-	lean := contract()
-	if lean == "" || lean != contract() {
-		t.Fatalf("contract %q is not stable", lean)
-	}
-	if full := contractOf(newRoot(&host{mask: &masker{}, validator: validator.APIServer{}})); full != lean {
-		t.Errorf("with the validator the contract is %s, without %s", full, lean)
-	}
-	for what, change := range map[string]func(root *cobra.Command){
-		"a flag more":       func(root *cobra.Command) { root.PersistentFlags().Bool("new", false, "") },
-		"a default changed": func(root *cobra.Command) { sub(t, root, "check").Flags().Lookup("format").DefValue = "json" },
-		"a command less":    func(root *cobra.Command) { root.RemoveCommand(sub(t, root, "tenants")) },
-	} {
-		root := newRoot(&host{mask: &masker{}})
-		change(root)
-		if contractOf(root) == lean {
-			t.Errorf("%s: the same contract", what)
-		}
-	}
-}
-
-func sub(t *testing.T, root *cobra.Command, name string) *cobra.Command {
-	t.Helper()
-	c, _, err := root.Find([]string{name})
-	if err != nil || c.Name() != name {
-		t.Fatalf("no command %s: %v", name, err)
-	}
-	return c
 }
 
 // BenchmarkContract: what a hand-over adds to each side's start-up.
 func BenchmarkContract(b *testing.B) {
 	for b.Loop() {
-		contractOf(newRoot(&host{mask: &masker{}}))
+		handover.Contract(contractTree())
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package handover
 
 import (
 	"bytes"
@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 )
+
+func TestMain(m *testing.M) { testtool.Main(m) }
 
 // TestBuildsOfOneCommitAgree builds krender and krender-check from one
 // commit twice, as the README's `go install` line does in a clone (stamped
@@ -21,7 +21,7 @@ import (
 // machines) and as -buildvcs=false or `go install ./cmd/...` in a worktree
 // does (no revision), and runs each krender with the other build's
 // krender-check: the hand-over works both ways and prints what
-// krender-check prints in-process.
+// krender-check prints when run itself.
 func TestBuildsOfOneCommitAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP: -short: builds krender and krender-check twice")
@@ -42,30 +42,37 @@ func TestBuildsOfOneCommitAgree(t *testing.T) {
 		}
 		built[vcs] = dir
 	}
-	stamped, plain := version(t, filepath.Join(built[true], "krender")), version(t, filepath.Join(built[false], "krender-check"))
+	stamped, plain := versionOf(t, filepath.Join(built[true], "krender")), versionOf(t, filepath.Join(built[false], Binary))
 	if !strings.Contains(stamped, " revision "+head) || !strings.Contains(plain, " revision unknown ") {
 		t.Fatalf("the builds say %q and %q: want the commit %s and no revision, or the test tells nothing", stamped, plain, head)
 	}
 
 	dir := "../../../testdata/secrets/check-secret-set-env" // a misspelled field: krender hands it over
 	args := []string{"check", "-p", "profile.yaml", "--set-env", "DB_PASSWORD=CI_DB_PASSWORD", "app.yaml"}
-	var wantOut, wantErr bytes.Buffer
-	wantCode := runWith(args, strings.NewReader(""), &wantOut, &wantErr, userfs.Dir(dir), &filesys.Mem{}, caseEnv(t, dir))
-	if wantCode != exitFindings {
-		t.Fatalf("in-process: exit %d, stderr %q", wantCode, wantErr.String())
+	vars, err := os.ReadFile(filepath.Join(dir, "env")) // what --set-env reads, NAME=VALUE a line
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), strings.Fields(string(vars))...)
+	run := func(bin string) (int, string, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = dir, env
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		return status(t, cmd), out.String(), errb.String()
+	}
+	wantCode, wantOut, wantErr := run(filepath.Join(built[false], Binary))
+	if wantCode != 1 || !strings.Contains(wantOut, "[unknown-field]") {
+		t.Fatalf("%s itself: exit %d, stdout %q, stderr %q: want the findings, or the test tells nothing", Binary, wantCode, wantOut, wantErr)
 	}
 	for _, krenderVCS := range []bool{true, false} {
 		pair := t.TempDir()
 		place(t, filepath.Join(built[krenderVCS], "krender"), filepath.Join(pair, "krender"))
-		place(t, filepath.Join(built[!krenderVCS], CheckBinary), filepath.Join(pair, CheckBinary))
-		cmd := exec.Command(filepath.Join(pair, "krender"), args...)
-		cmd.Dir, cmd.Env = dir, append(os.Environ(), caseEnviron(t, dir)...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		code := exitCode(t, cmd.Run())
-		if code != wantCode || out.String() != wantOut.String() || errb.String() != wantErr.String() {
-			t.Errorf("krender with -buildvcs=%v, krender-check with -buildvcs=%v: exit %d, stdout %q, stderr %q; in-process: exit %d, stdout %q",
-				krenderVCS, !krenderVCS, code, out.String(), errb.String(), wantCode, wantOut.String())
+		place(t, filepath.Join(built[!krenderVCS], Binary), filepath.Join(pair, Binary))
+		code, out, errb := run(filepath.Join(pair, "krender"))
+		if code != wantCode || out != wantOut || errb != wantErr {
+			t.Errorf("krender with -buildvcs=%v, krender-check with -buildvcs=%v: exit %d, stdout %q, stderr %q; %s itself: exit %d, stdout %q",
+				krenderVCS, !krenderVCS, code, out, errb, Binary, wantCode, wantOut)
 		}
 	}
 }
@@ -160,11 +167,69 @@ func place(t *testing.T, from, to string) {
 	}
 }
 
-func version(t *testing.T, bin string) string {
+// versionOf is what the program bin says of its build.
+func versionOf(t *testing.T, bin string) string {
 	t.Helper()
 	out, err := exec.Command(bin, "version").Output()
 	if err != nil {
 		t.Fatalf("%s version: %v", bin, err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// status runs cmd and returns its exit status; it fails the test when cmd
+// does not start.
+func status(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	if err := cmd.Run(); cmd.ProcessState == nil {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// TestKrenderCheckRefusesAnotherKrender: krender-check run by a krender of
+// another build refuses, since the two must read flags and profiles alike:
+// one of an earlier release (the version line alone), one that reads
+// other flags, profiles or rules, one whose word it cannot read. It runs
+// for the krender built beside it, whose word it reads as krender gives it.
+func TestKrenderCheckRefusesAnotherKrender(t *testing.T) {
+	krender := testtool.Krender(t)
+	helper := filepath.Join(filepath.Dir(krender), Binary)
+	for _, c := range []struct {
+		env    []string
+		code   int
+		stderr string
+	}{
+		{[]string{legacyParentEnv + "=krender v0.0.1 go1.20"}, 2, `krender that ran it is "krender v0.0.1 go1.20": install both from the same release`},
+		{[]string{parentEnv + `={"version":"krender v0.0.2 go1.20","contract":"00"}`, legacyParentEnv + "=krender v0.0.2 go1.20"}, 2,
+			`krender that ran it is "krender v0.0.2 go1.20", and they read other flags, profiles or rules: install both from the same release`},
+		{[]string{parentEnv + "=krender v0.0.3"}, 2, `the krender that ran krender-check says "krender v0.0.3" of its build, which this release does not read`},
+		{[]string{parentEnv + "=" + word(t, krender)}, 0, ""},
+	} {
+		cmd := exec.Command(helper, "version")
+		cmd.Env = append(os.Environ(), c.env...)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		code := status(t, cmd)
+		if code != c.code || (code == 2) != (out.Len() == 0) || !strings.Contains(errb.String(), c.stderr) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, %q", c.env, code, out.String(), errb.String(), c.code, c.stderr)
+		}
+	}
+}
+
+// word is what the krender binary tells krender-check of its build at a
+// hand-over (parentEnv), as a stand-in for krender-check on PATH prints it.
+func word(t *testing.T, krender string) string {
+	t.Helper()
+	alone, dir := t.TempDir(), t.TempDir()
+	copyFile(t, krender, filepath.Join(alone, "krender"))
+	bin := stand(t, `printf '%s' "$`+parentEnv+`"`)
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
+	cmd := exec.Command(filepath.Join(alone, "krender"), "check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml") // --crds: handed over at once
+	cmd.Dir, cmd.Env = dir, []string{"PATH=" + bin}
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), `"contract":`) {
+		t.Fatalf("krender handing check over: %v, %s gets %q", err, parentEnv, out)
+	}
+	return string(out)
 }
