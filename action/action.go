@@ -1,8 +1,8 @@
 // Package action is what krender's commands do, over the engine: load a
 // run's model from files (package loader), choose its units from the
 // flags, and build the engine (Engine, Load); one type per command, whose
-// Run returns what there is to print: Check, Fn, Vars, Tenants, Schema,
-// Version. Package action/renderout is render's, action/gc is gc's. The
+// Run returns what there is to print: Render, Check, Fn, Vars, Tenants,
+// Schema, Version; package action/gc is gc's. The
 // actions stand above the linter, as Helm's pkg/action over pkg/lint:
 // Check runs package check's linter as the engine's check stage, Fn runs
 // the render between package krm's reading and writing of a ResourceList.

@@ -29,7 +29,7 @@ var Table = []Layer{
 		[]string{"cmd/krender", "cmd/krender-check", "hack"}},
 	{"command line", "commands, flags, exit statuses, what is printed; the process's settings, through main's hooks; CI secrets from `--set-env`/`--set-file`",
 		[]string{"cmd/internal/cli"}},
-	{"actions", "what each command does over the engine: inputs loaded, `--set`, CI secrets and `--shard` turned into units, yqlib's process switches set (`yqexpr.Settle`, so that a library caller gets the CLI's yq), the engine run; `check` with the linter as the engine's check stage (`action.Check`) and `fn` between the KRM function's reading and writing (`action.Fn`); `render`'s output (`-o`, `--check DIR`, the output guard: `action/renderout`); `krender gc`'s plan (`action/gc`) and its cluster access (`action/gc/cluster`, client-go, linked by `krender-check` alone)",
+	{"actions", "what each command does over the engine: inputs loaded, `--set`, CI secrets and `--shard` turned into units, yqlib's process switches set (`yqexpr.Settle`, so that a library caller gets the CLI's yq), the engine run; `check` with the linter as the engine's check stage (`action.Check`) and `fn` between the KRM function's reading and writing (`action.Fn`); `render`'s output (`-o`, `--check DIR`, the output guard: `action.Render`); `krender gc`'s plan (`action/gc`) and its cluster access (`action/gc/cluster`, client-go, linked by `krender-check` alone)",
 		[]string{"action"}},
 	{"linting", "the linter that `check` and `fn` hand the engine as its check stage, its rules and formats; the KRM function's protocol (`lint/krm`: the ResourceList read, its items located, results, the list written); the API server's validation behind `verdict.Validator`, which only `krender-check` links",
 		[]string{"lint"}},

@@ -1,8 +1,4 @@
-// Package renderout is krender render's action: the run rendered to a stream
-// or a directory, or compared with a directory rendered before. It stands
-// beside package action, not in it, because files/output's own tests build
-// their engines through action.Engine, and output is what it writes with.
-package renderout
+package action
 
 import (
 	"context"
@@ -11,7 +7,6 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
@@ -25,7 +20,7 @@ import (
 // flags go together, what a directory write must not replace), so that a
 // program gets the command's output without its command line.
 type Render struct {
-	action.Options
+	Options
 	// FS holds the templates and profiles, paths as users type them (see
 	// package userfs).
 	FS fs.FS
@@ -61,7 +56,7 @@ func (r *Render) Run(ctx context.Context) (*RenderResult, error) {
 	if err := r.checkOutputFlags(&w); err != nil {
 		return nil, err
 	}
-	e, err := action.Engine(r.FS, r.Options)
+	e, err := Engine(r.FS, r.Options)
 	if err != nil {
 		return nil, err
 	}
