@@ -8,8 +8,8 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/validator"
 )
@@ -153,12 +153,12 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 	zero := strings.Repeat("../", 40) + "dev/zero"
 	for _, name := range []string{zero, "."} {
 		in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: '"+name+"'}", "{}"), "profile: p.yaml", "profile: "+p, 1)
-		none, err := loadroot.New(userfs.OS, "", loadroot.None, "") // the profile is in a temporary directory
+		none, err := loadroot.New(filesys.OS, "", loadroot.None, "") // the profile is in a temporary directory
 		if err != nil {
 			t.Fatal(err)
 		}
 		var out strings.Builder
-		_, err = (&action.Fn{In: strings.NewReader(in), Out: &out, FS: userfs.OS, Root: none, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+		_, err = (&action.Fn{In: strings.NewReader(in), Out: &out, FS: filesys.OS, Root: none, Linter: check.KRMLinter(validator.APIServer{})}).Run()
 		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %s", err, want)
 		}

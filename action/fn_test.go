@@ -12,9 +12,9 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/validator"
@@ -22,7 +22,7 @@ import (
 )
 
 // repo reads the repository's bundled profiles and templates.
-var repo = userfs.Dir("..")
+var repo = filesys.Dir("..")
 
 // resourceList wraps objects as an orchestrator would send them.
 func resourceList(t *testing.T, objs []*manifest.Object, spec string) string {

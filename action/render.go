@@ -97,11 +97,11 @@ func (r *Render) checkOutputFlags(w *output.Writer) error {
 }
 
 // guard is what -o DIR and --update must not replace: the current directory
-// and every file the render reads. A test's userfs.Dir stands for the
+// and every file the render reads. A test's filesys.Dir stands for the
 // working directory of its inputs, and of an output in memory.
 func (r *Render) guard(e *render.Engine) output.Guard {
 	inDir := ""
-	if d, ok := r.FS.(userfs.Dir); ok {
+	if d, ok := r.FS.(filesys.Dir); ok {
 		inDir = string(d)
 	}
 	var g output.Guard

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 )
 
 type deployment struct {
@@ -63,7 +63,7 @@ func newNamespace(t *testing.T, prefix string) string {
 // objects are found by the zone label as the README says.
 func TestZonesSplitApplies(t *testing.T) {
 	ns := newNamespace(t, "krender-zones")
-	stream := renderTo(t, userfs.OS, action.Options{Profile: "../profiles/prod.yaml", Tenants: []string{"tenant-a"},
+	stream := renderTo(t, filesys.OS, action.Options{Profile: "../profiles/prod.yaml", Tenants: []string{"tenant-a"},
 		Set: []string{"TENANT_NAMESPACE=" + ns}, Paths: []string{"../templates"}})
 	if out, err := kubectl(t, stream, "apply", "--validate=strict", "-f", "-"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)

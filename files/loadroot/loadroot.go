@@ -18,7 +18,7 @@ import (
 
 // FS is what the root is found on, read by the user's paths (package
 // userfs); an FS that can also follow symbolic links (RealPather, as
-// userfs.Dir) has them followed, any other is taken lexically.
+// filesys.Dir) has them followed, any other is taken lexically.
 type FS = fs.FS
 
 // RealPather follows a path to where it really leads: absolute (or, for an

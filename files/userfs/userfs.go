@@ -1,6 +1,6 @@
 // Package userfs reads files by the paths a user types (relative to the
 // working directory, or absolute, "../" allowed) through io/fs, so that
-// errors name them as typed; Dir (filesys.Dir) takes such paths.
+// errors name them as typed; filesys.Dir takes such paths.
 // The functions here accept any fs.FS: a file system other than Dir (an
 // fstest.MapFS in tests) gets the path cleaned into fs.ValidPath form.
 package userfs
@@ -16,17 +16,11 @@ import (
 	"github.com/krender/krender/files/filesys"
 )
 
-// Dir is the real file system (filesys.Dir), kept under its old name.
-type Dir = filesys.Dir
-
-// OS is the real file system seen from the working directory.
-const OS = filesys.OS
-
 // name is the path fsys is asked for: as typed for Dir, else cleaned and
 // slash-separated (an in-memory file system's working directory is "."
 // with nothing above it).
 func name(fsys fs.FS, p string) string {
-	if _, ok := fsys.(Dir); ok {
+	if _, ok := fsys.(filesys.Dir); ok {
 		return p
 	}
 	return Clean(p)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"testing/fstest"
+
+	"github.com/krender/krender/files/filesys"
 )
 
 // Dir takes the paths os.DirFS refuses (absolute, "..", "./"), and its
@@ -19,7 +21,7 @@ func TestDirTakesUserPaths(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(top, "p.yaml"), []byte("up"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d := Dir(filepath.Join(top, "work"))
+	d := filesys.Dir(filepath.Join(top, "work"))
 	for _, name := range []string{"../p.yaml", "./sub/../../p.yaml", filepath.Join(top, "p.yaml")} {
 		b, err := ReadFile(d, name)
 		if err != nil || string(b) != "up" {
@@ -31,7 +33,7 @@ func TestDirTakesUserPaths(t *testing.T) {
 	}
 	t.Chdir(string(d))
 	for _, name := range []string{"./missing.yaml", "../missing.yaml", "sub//missing.yaml"} {
-		_, err := ReadFile(OS, name)
+		_, err := ReadFile(filesys.OS, name)
 		var pe *fs.PathError
 		if !errors.As(err, &pe) || pe.Path != name {
 			t.Errorf("error %v does not name %s as typed", err, name)
@@ -77,8 +79,8 @@ func TestAbs(t *testing.T) {
 		p    string
 		want string
 	}{
-		{Dir(dir), "profiles/../a.yaml", filepath.Join(dir, "a.yaml")},
-		{Dir(dir), "/etc/x/../y", "/etc/y"},
+		{filesys.Dir(dir), "profiles/../a.yaml", filepath.Join(dir, "a.yaml")},
+		{filesys.Dir(dir), "/etc/x/../y", "/etc/y"},
 		{fstest.MapFS{}, "./profiles//a.yaml", "profiles/a.yaml"},
 		{fstest.MapFS{}, "../a.yaml", "../a.yaml"},
 	} {

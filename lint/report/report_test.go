@@ -9,7 +9,7 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/validator"
@@ -18,7 +18,7 @@ import (
 
 func findings(t *testing.T, dir string) []rule.Finding {
 	t.Helper()
-	fs, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run()
+	fs, err := (&action.Check{FS: filesys.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

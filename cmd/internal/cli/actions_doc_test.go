@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 // cobrasOwn is the action cell of a command cobra brings (help,
@@ -42,7 +41,7 @@ func TestArchitectureNamesEveryAction(t *testing.T) {
 			rows[m[1]] = []string{m[3], m[4]}
 		}
 	}
-	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: userfs.Dir("../../.."),
+	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: filesys.Dir("../../.."),
 		outFS: &filesys.Mem{}, env: noEnv, mask: &masker{}}
 	seen := map[string]bool{}
 	var walk func(c *cobra.Command, cobras bool)

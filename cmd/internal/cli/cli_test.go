@@ -10,14 +10,13 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runChecked(t, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), filesys.OS, noEnv)
+	code := runChecked(t, args, strings.NewReader(""), &out, &errb, filesys.Dir(dir), filesys.OS, noEnv)
 	return out.String(), errb.String(), code
 }
 

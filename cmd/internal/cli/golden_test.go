@@ -12,7 +12,6 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -74,7 +73,7 @@ func runCase(t *testing.T, dir string, args []string, outFS filesys.FileSystem) 
 func runCaseStdin(t *testing.T, dir string, args []string, outFS filesys.FileSystem, stdin []byte, env LookupEnv) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), outFS, env)
+	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, filesys.Dir(dir), outFS, env)
 	if strings.Contains(errb.String(), "krender: internal error") {
 		t.Fatalf("krender crashed (a bug, whatever the input):\n%s", errb.String())
 	}

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
@@ -50,7 +49,7 @@ func TestBuildsOfOneCommitAgree(t *testing.T) {
 	dir := "../../../testdata/secrets/check-secret-set-env" // a misspelled field: krender hands it over
 	args := []string{"check", "-p", "profile.yaml", "--set-env", "DB_PASSWORD=CI_DB_PASSWORD", "app.yaml"}
 	var wantOut, wantErr bytes.Buffer
-	wantCode := runWith(args, strings.NewReader(""), &wantOut, &wantErr, userfs.Dir(dir), &filesys.Mem{}, caseEnv(t, dir))
+	wantCode := runWith(args, strings.NewReader(""), &wantOut, &wantErr, filesys.Dir(dir), &filesys.Mem{}, caseEnv(t, dir))
 	if wantCode != exitFindings {
 		t.Fatalf("in-process: exit %d, stderr %q", wantCode, wantErr.String())
 	}

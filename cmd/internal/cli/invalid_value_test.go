@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 // TestInvalidLabelAgreesWithAPIServer: a label value that substitution
@@ -25,7 +24,7 @@ func TestInvalidLabelAgreesWithAPIServer(t *testing.T) {
 	for _, v := range values {
 		var out, errb bytes.Buffer
 		args := []string{"check", "-p", "profile.yaml", "--crds", "crd.yaml", "--set", "TIER=" + v, "app.yaml"}
-		code := runChecked(t, args, nil, &out, &errb, userfs.Dir("../../../testdata/subst/invalid-label-check"), &filesys.Mem{}, noEnv)
+		code := runChecked(t, args, nil, &out, &errb, filesys.Dir("../../../testdata/subst/invalid-label-check"), &filesys.Mem{}, noEnv)
 		if code > 1 {
 			t.Fatalf("%q: exit %d\n%s", v, code, errb.String())
 		}

@@ -19,7 +19,6 @@ import (
 	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint/rule"
@@ -52,7 +51,7 @@ func Main(v verdict.Validator, c gc.Collector, p Process) int {
 			return exitError
 		}
 	}
-	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, filesys.OS, env)
+	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, filesys.OS, filesys.OS, env)
 	h.environ, h.memoryLimit = p.Environ, limit
 	h.collector, h.signals = c, true
 	return h.execute()

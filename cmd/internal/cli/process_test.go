@@ -12,7 +12,6 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
@@ -114,7 +113,7 @@ func TestDelegateUsesHandedEnvironment(t *testing.T) {
 	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
 	environ := Env{"PATH=" + bin, "KRENDER_HANDED=yes"}
 	var out, errb bytes.Buffer
-	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, environ.Lookup)
+	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, filesys.Dir(dir), &filesys.Mem{}, environ.Lookup)
 	h.environ = environ
 	if code := h.execute(); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())

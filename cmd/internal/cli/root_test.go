@@ -12,7 +12,6 @@ import (
 
 	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
 )
@@ -277,7 +276,7 @@ functionConfig:
 	}
 	fn := func(in string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, userfs.Dir(app), &filesys.Mem{}, noEnv)
+		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, filesys.Dir(app), &filesys.Mem{}, noEnv)
 		return out.String(), errb.String(), code
 	}
 	if out, errs, code := fn(list("profiles/plain.yaml")); code != 0 || !strings.Contains(out, "kind: ResourceList") {
@@ -367,7 +366,7 @@ func TestRootOutsideAnyWorkTreeIsTheProfiles(t *testing.T) {
 			record := func(context.Context, gc.Options, io.Writer) error { ran = true; return nil }
 			var gcOut, gcErr bytes.Buffer
 			gcCode := executeWith(validator.APIServer{}, record, nil, []string{"gc", "-n", "shop", "-p", "../../repo/profiles/dev.yaml"},
-				strings.NewReader(""), &gcOut, &gcErr, userfs.Dir(cwd), &filesys.Mem{}, noEnv)
+				strings.NewReader(""), &gcOut, &gcErr, filesys.Dir(cwd), &filesys.Mem{}, noEnv)
 			if gcCode != 0 || !ran {
 				t.Errorf("gc -p from outside the repository: exit %d, stderr %q", gcCode, gcErr.String())
 			}
