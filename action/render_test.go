@@ -20,10 +20,10 @@ func TestRenderAction(t *testing.T) {
 		"p.yaml":   &fstest.MapFile{Data: []byte("tenants:\n  a: {vars: {N: one}}\n")},
 		"t/c.yaml": &fstest.MapFile{Data: []byte(tpl)},
 	}
-	out := &filesys.Mem{}
+	mem := filesys.NewMem(fsys)
 	run := func(r action.Render) (*action.RenderResult, error) {
 		r.Options = action.Options{Profile: "p.yaml", Paths: []string{"t"}}
-		r.FS, r.OutFS = fsys, out
+		r.FS = mem
 		return r.Run(context.Background())
 	}
 

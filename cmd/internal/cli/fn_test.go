@@ -30,7 +30,7 @@ functionConfig:
 	env := &fakeEnv{vars: map[string]string{"TOKEN": "tok-0123456789"}}
 	fn := func(in string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, filesys.Dir(dir), filesys.OS, env.get)
+		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, filesys.Dir(dir), env.get)
 		return out.String(), errb.String(), code
 	}
 	out, errs, code := fn(list("p-${A}"), "--set-env", "TOKEN")
@@ -85,7 +85,7 @@ functionConfig:
 	}
 	fn := func(in string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith([]string{"fn"}, strings.NewReader(in), &out, &errb, filesys.Dir(dir), filesys.OS, noEnv)
+		code := runWith([]string{"fn"}, strings.NewReader(in), &out, &errb, filesys.Dir(dir), noEnv)
 		return out.String(), errb.String(), code
 	}
 	out, errs, code := fn(list("app:${TAGG}", "80"))

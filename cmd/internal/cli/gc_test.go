@@ -19,7 +19,6 @@ import (
 
 	"github.com/krender/krender/action/gc"
 	"github.com/krender/krender/action/gc/cluster"
-	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
 )
@@ -56,7 +55,7 @@ func TestGCRunsInKrenderCheck(t *testing.T) {
 		{[]string{"gc", "-o", "yaml"}, "krender: -o \"yaml\": want text or json\n"},
 	} {
 		var inOut, inErr bytes.Buffer
-		inCode := executeWith(validator.APIServer{}, cluster.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, filesys.Dir(dir), &filesys.Mem{}, noEnv)
+		inCode := executeWith(validator.APIServer{}, cluster.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, inTree(dir), noEnv)
 		cmd := exec.Command(bin, c.args...)
 		cmd.Dir = dir
 		var out, errb bytes.Buffer
@@ -127,7 +126,7 @@ func TestGCUnverifiedCertificate(t *testing.T) {
 	kc := kubeconfigFor(t, s.URL)
 	want := `krender: gc: list pods in namespace "shop": the server's certificate could not be verified (the cluster at ` + s.URL + `): `
 	var out, errb bytes.Buffer
-	code := executeWith(validator.APIServer{}, cluster.Run, nil, []string{"gc", "--kubeconfig", kc}, strings.NewReader(""), &out, &errb, filesys.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
+	code := executeWith(validator.APIServer{}, cluster.Run, nil, []string{"gc", "--kubeconfig", kc}, strings.NewReader(""), &out, &errb, inTree(t.TempDir()), noEnv)
 	if code != exitError || out.Len() > 0 || !strings.HasPrefix(errb.String(), want) || strings.Count(errb.String(), "\n") != 1 || strings.Contains(errb.String(), "cannot reach") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out.String(), errb.String(), want)
 	}
@@ -145,7 +144,7 @@ func TestGCMissingExitStatus(t *testing.T) {
 		return &gc.MissingError{Missing: missing}
 	}
 	var out, errb bytes.Buffer
-	code := executeWith(validator.APIServer{}, collector, nil, []string{"gc", "-n", "shop"}, strings.NewReader(""), &out, &errb, filesys.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
+	code := executeWith(validator.APIServer{}, collector, nil, []string{"gc", "-n", "shop"}, strings.NewReader(""), &out, &errb, inTree(t.TempDir()), noEnv)
 	want := "krender: warning: Deployment shop/app2 names ConfigMap app-config-9tk4hbb2g6, which does not exist: apply the render again\n" +
 		"krender: warning: Ingress shop/web names Secret web-tls-7c2kbm5fd4, which does not exist: apply the render again\n"
 	if code != exitMissing || out.String() != "gc: namespace shop: nothing to change\n" || errb.String() != want {
@@ -206,7 +205,7 @@ func TestGCStopsOnSignal(t *testing.T) {
 
 	url, seen := hanging(t)
 	var out, errb bytes.Buffer
-	h := newHost(validator.APIServer{}, nil, []string{"gc", "--kubeconfig", kubeconfigFor(t, url)}, strings.NewReader(""), &out, &errb, filesys.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
+	h := newHost(validator.APIServer{}, nil, []string{"gc", "--kubeconfig", kubeconfigFor(t, url)}, strings.NewReader(""), &out, &errb, inTree(t.TempDir()), noEnv)
 	h.collector = cluster.Run
 	ctx, cancel := context.WithCancelCause(context.Background())
 	h.ctx = ctx

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
@@ -49,7 +48,7 @@ func TestBuildsOfOneCommitAgree(t *testing.T) {
 	dir := "../../../testdata/secrets/check-secret-set-env" // a misspelled field: krender hands it over
 	args := []string{"check", "-p", "profile.yaml", "--set-env", "DB_PASSWORD=CI_DB_PASSWORD", "app.yaml"}
 	var wantOut, wantErr bytes.Buffer
-	wantCode := runWith(args, strings.NewReader(""), &wantOut, &wantErr, filesys.Dir(dir), &filesys.Mem{}, caseEnv(t, dir))
+	wantCode := runWith(args, strings.NewReader(""), &wantOut, &wantErr, inTree(dir), caseEnv(t, dir))
 	if wantCode != exitFindings {
 		t.Fatalf("in-process: exit %d, stderr %q", wantCode, wantErr.String())
 	}

@@ -150,7 +150,7 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"vars", "-p", "p.yaml", "a.yaml"},
 	} {
 		var stdout, stderr bytes.Buffer
-		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, filesys.Dir(dir), filesys.Dir(dir), noEnv)
+		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(""), &stdout, &stderr, filesys.Dir(dir), noEnv)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(interrupted{syscall.SIGTERM})
 		h.ctx = ctx

@@ -17,7 +17,7 @@ import (
 // renderCmd is `krender render`: flags into an action.Render, its Run under
 // the context signals cancel, then the notes and --check's diff printed.
 func renderCmd(h *host) *cobra.Command {
-	r := &action.Render{FS: h.fsys, OutFS: h.outFS, Stdout: h.stdout}
+	r := &action.Render{FS: h.fsys, Stdout: h.stdout}
 	c := &cobra.Command{
 		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
 		Short: "Render templates for a profile to stdout or to a directory",

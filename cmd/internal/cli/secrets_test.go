@@ -28,7 +28,7 @@ func (f *fakeEnv) get(name string) (string, bool) {
 func runEnv(t *testing.T, dir string, env *fakeEnv, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runWith(args, strings.NewReader(""), &out, &errb, filesys.Dir(dir), filesys.OS, env.get)
+	code := runWith(args, strings.NewReader(""), &out, &errb, filesys.Dir(dir), env.get)
 	return out.String(), errb.String(), code
 }
 
