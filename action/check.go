@@ -1,8 +1,7 @@
 package action
 
 import (
-	"io/fs"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
@@ -24,7 +23,7 @@ type Check struct {
 	Validator verdict.Validator
 	// FS holds the templates, profiles and CRD files, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 }
 
 // Run returns what the rules found and the stages noted, as one list.

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"sort"
 	"strings"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/lint/krm"
@@ -32,7 +32,7 @@ type Fn struct {
 	Out io.Writer
 	// FS holds the profile and the files it names, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 	// Secrets are CI's secrets (--set-env, --set-file), as in Options.
 	Secrets []Secret
 	// Root is where the profile, named by functionConfig (a file of the

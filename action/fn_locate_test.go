@@ -98,7 +98,7 @@ func TestErrorsNameTheFile(t *testing.T) {
 		{"a device", "{}", "{config.kubernetes.io/path: ../../../../../../../../dev/zero}", "../../../../../../../../dev/zero: Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"},
 		{"no annotation", "{}", "{}", "stdin:20:47: Pod/web spec.containers[0].env[0].value (items[1]): undefined variable ${LEVEL}"},
 	} {
-		_, _, err := runFn(t, fsys, locatedList(c.ann0, c.ann1, "{}"))
+		_, _, err := runFn(t, filesys.NewMem(fsys), locatedList(c.ann0, c.ann1, "{}"))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: error\n%v\nwant it to start with\n%s", c.name, err, c.want)
 		}
@@ -106,11 +106,11 @@ func TestErrorsNameTheFile(t *testing.T) {
 
 	// functionConfig's own file, its YAML key and a did-you-mean.
 	in := strings.Replace(locatedList("{}", "{}", `{config.kubernetes.io/origin: "path: app/fn.yaml\n"}`), "    profile: p.yaml\n", "    profile: p.yaml\n    tennant: a\n", 1)
-	_, _, err := runFn(t, fsys, in)
+	_, _, err := runFn(t, filesys.NewMem(fsys), in)
 	if want := "app/fn.yaml:8:3: functionConfig spec.tennant: unknown key (did you mean tenant?); spec takes profile, tenant, set, check"; err == nil || err.Error() != want {
 		t.Errorf("functionConfig typo: %v\nwant %s", err, want)
 	}
-	_, _, err = runFn(t, fsys, strings.Replace(locatedList("{}", "{}", "{}"), "    profile: p.yaml\n", "    profile: [p.yaml]\n    set: {A: {b: c}}\n", 1))
+	_, _, err = runFn(t, filesys.NewMem(fsys), strings.Replace(locatedList("{}", "{}", "{}"), "    profile: p.yaml\n", "    profile: [p.yaml]\n    set: {A: {b: c}}\n", 1))
 	if want := "stdin:31:14: functionConfig spec.profile: want a string (to name the file, kustomize: buildMetadata: [originAnnotations])\nstdin:32:14: functionConfig spec.set.A: want a string value for A"; err == nil || err.Error() != want {
 		t.Errorf("functionConfig types: %v\nwant %s", err, want)
 	}
@@ -122,7 +122,7 @@ func TestNotesNameTheFile(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
 	in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: app/pod.yaml}", "{}"), "      - name: FLAGS\n        value: --greeting=${GREETING} --level=${LEVEL}\n", "      - {name: A, valueFrom: {secretKeyRef: {name: missing, key: k}}}\n", 1)
 	var out strings.Builder
-	notes, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: fsys, Linter: check.KRMLinter(validator.APIServer{})}).Run()
+	notes, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: filesys.NewMem(fsys), Linter: check.KRMLinter(validator.APIServer{})}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

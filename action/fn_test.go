@@ -3,7 +3,6 @@ package action_test
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,7 +48,7 @@ func resourceList(t *testing.T, objs []*manifest.Object, spec string) string {
 	return b.String()
 }
 
-func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) {
+func runFn(t *testing.T, fsys filesys.Reader, in string) (map[string]any, string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	// The notes (stderr's messages) are TestLocate's subject, not these tests'.
@@ -165,7 +164,7 @@ func smallFS() fstest.MapFS {
 }
 
 func TestCommentsAnnotationsAndResults(t *testing.T) {
-	list, text, err := runFn(t, smallFS(), small)
+	list, text, err := runFn(t, filesys.NewMem(smallFS()), small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +234,7 @@ func TestErrors(t *testing.T) {
 		{"not an object", strings.Replace(small, "  - apiVersion: v1\n    kind: Pod", "  - apiVersion: v1\n    kin: Pod", 1), "items[1] is not a Kubernetes object"},
 		{"bad yaml", small + "  oops: [\n", "invalid YAML"},
 	} {
-		_, _, err := runFn(t, fsys, c.in)
+		_, _, err := runFn(t, filesys.NewMem(fsys), c.in)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
 		}
@@ -244,10 +243,10 @@ func TestErrors(t *testing.T) {
 
 func TestTenants(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello, IMAGE: x}\ntenants:\n  a: {vars: {GREETING: hi-a}}\n  b: {}\n")}}
-	if _, _, err := runFn(t, fsys, small); err == nil || !strings.Contains(err.Error(), "has tenants (a, b): name one in spec.tenant") {
+	if _, _, err := runFn(t, filesys.NewMem(fsys), small); err == nil || !strings.Contains(err.Error(), "has tenants (a, b): name one in spec.tenant") {
 		t.Fatalf("no tenant: %v", err)
 	}
-	_, text, err := runFn(t, fsys, strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    tenant: a", 1))
+	_, text, err := runFn(t, filesys.NewMem(fsys), strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    tenant: a", 1))
 	if err != nil || !strings.Contains(text, "greeting: hi-a") {
 		t.Fatalf("tenant a: %v\n%s", err, text)
 	}
@@ -256,7 +255,7 @@ func TestTenants(t *testing.T) {
 func TestSecretsMaskedInResults(t *testing.T) {
 	in := strings.Replace(small, "configMap: {name: external}", "configMap: {name: \"${TOKEN}\"}", 1)
 	var out bytes.Buffer
-	if _, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: smallFS(), Secrets: []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, Linter: check.KRMLinter(validator.APIServer{})}).Run(); err != nil {
+	if _, err := (&action.Fn{In: strings.NewReader(in), Out: &out, FS: filesys.NewMem(smallFS()), Secrets: []action.Secret{{Name: "TOKEN", Value: "tok-0123456789", From: "--set-env TOKEN"}}, Linter: check.KRMLinter(validator.APIServer{})}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	i := strings.Index(out.String(), "results:")
@@ -271,7 +270,7 @@ func TestSecretsMaskedInResults(t *testing.T) {
 func TestCheckFalse(t *testing.T) {
 	off := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: false", 1)
 	var out bytes.Buffer
-	if _, err := (&action.Fn{In: strings.NewReader(off), Out: &out, FS: smallFS()}).Run(); err != nil {
+	if _, err := (&action.Fn{In: strings.NewReader(off), Out: &out, FS: filesys.NewMem(smallFS())}).Run(); err != nil {
 		t.Fatal(err)
 	}
 	var list map[string]any
@@ -282,11 +281,11 @@ func TestCheckFalse(t *testing.T) {
 		t.Errorf("check: false: %d items, results %v; want the items and no results", len(items), list["results"])
 	}
 	out.Reset()
-	if _, err := (&action.Fn{In: strings.NewReader(small), Out: &out, FS: smallFS()}).Run(); !errors.Is(err, action.ErrNeedsLinter) || out.Len() > 0 {
+	if _, err := (&action.Fn{In: strings.NewReader(small), Out: &out, FS: filesys.NewMem(smallFS())}).Run(); !errors.Is(err, action.ErrNeedsLinter) || out.Len() > 0 {
 		t.Errorf("check on, no linter: %v, %d bytes out; want ErrNeedsLinter and nothing", err, out.Len())
 	}
 	bad := strings.Replace(small, "    profile: p.yaml", "    profile: p.yaml\n    check: \"false\"", 1)
-	if _, _, err := runFn(t, smallFS(), bad); err == nil || !strings.Contains(err.Error(), "functionConfig spec.check: want true or false") {
+	if _, _, err := runFn(t, filesys.NewMem(smallFS()), bad); err == nil || !strings.Contains(err.Error(), "functionConfig spec.check: want true or false") {
 		t.Errorf("check: \"false\": %v", err)
 	}
 }

@@ -1,8 +1,7 @@
 package action
 
 import (
-	"io/fs"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -13,7 +12,7 @@ import (
 type Tenants struct {
 	// FS holds the profile and the files it names, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 	// Profile is the profile's path (-p).
 	Profile string
 }

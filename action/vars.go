@@ -2,9 +2,9 @@ package action
 
 import (
 	"fmt"
-	"io/fs"
 	"strconv"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
@@ -21,7 +21,7 @@ type Vars struct {
 	Options
 	// FS holds the templates and profiles, paths as users type them (see
 	// package userfs).
-	FS fs.FS
+	FS filesys.Reader
 	// Dialect is set by Run: the profile's substitution.dialect, and where
 	// it was set (or that it is the default).
 	Dialect string

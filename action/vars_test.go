@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/mask"
 )
 
@@ -16,7 +17,7 @@ func TestVarsRows(t *testing.T) {
 		"profile.yaml": {Data: []byte("vars: {HOST: db}\ntenants:\n  a: {}\n  b: {vars: {HOST: db-b}}\n")},
 		"app.yaml":     {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  host: $HOST\n  token: ${TOKEN}\n")},
 	}
-	v := Vars{FS: fsys, Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"},
+	v := Vars{FS: filesys.NewMem(fsys), Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"},
 		Secrets: []Secret{{Name: "TOKEN", Value: "s3cr3t-value", From: "--set-env TOKEN"}}}}
 	rows, err := v.Run()
 	if err != nil {
@@ -45,7 +46,7 @@ func TestVarsRows(t *testing.T) {
 // template.
 func TestTenantsInProfileOrder(t *testing.T) {
 	fsys := fstest.MapFS{"profile.yaml": {Data: []byte("vars: {}\ntenants:\n  zeta: {}\n  alpha: {}\n")}}
-	names, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run()
+	names, err := (&Tenants{FS: filesys.NewMem(fsys), Profile: "profile.yaml"}).Run()
 	if err != nil {
 		t.Fatal(err)
 	}

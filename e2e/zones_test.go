@@ -5,7 +5,6 @@ package e2e
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +35,7 @@ type deployment struct {
 	} `json:"spec"`
 }
 
-func renderTo(t *testing.T, fsys fs.FS, opts action.Options) string {
+func renderTo(t *testing.T, fsys filesys.Reader, opts action.Options) string {
 	t.Helper()
 	e, err := action.Engine(fsys, opts)
 	if err != nil {
@@ -139,7 +138,7 @@ spec:
       resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
 `)},
 	}
-	stream := renderTo(t, fsys, action.Options{Profile: "profile.yaml", Namespace: ns, Paths: []string{"app.yaml"}})
+	stream := renderTo(t, filesys.NewMem(fsys), action.Options{Profile: "profile.yaml", Namespace: ns, Paths: []string{"app.yaml"}})
 	if out, err := kubectl(t, stream, "apply", "-n", ns, "--validate=strict", "-f", "-"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}

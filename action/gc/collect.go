@@ -3,10 +3,10 @@ package gc
 import (
 	"context"
 	"io"
-	"io/fs"
 	"slices"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/model/profiles"
@@ -23,7 +23,7 @@ type Collect struct {
 	Profile string
 	// FS holds the profile and the files it names, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 	// Root is where the profile must lie (--root, --load-restrictor); nil:
 	// the default root of FS.
 	Root *loadroot.Root

@@ -2,6 +2,7 @@ package gc
 
 import (
 	"context"
+	"github.com/krender/krender/files/filesys"
 	"io"
 	"reflect"
 	"testing"
@@ -22,7 +23,7 @@ hash:
 `)}}
 	var got []Options
 	record := func(_ context.Context, o Options, _ io.Writer) error { got = append(got, o); return nil }
-	c := Collect{Options: Options{Namespace: "shop"}, Profile: "profile.yaml", FS: fsys, Collector: record}
+	c := Collect{Options: Options{Namespace: "shop"}, Profile: "profile.yaml", FS: filesys.NewMem(fsys), Collector: record}
 	for range 2 { // a second run lists the same kinds, not twice as many
 		if err := c.Run(context.Background(), io.Discard); err != nil {
 			t.Fatal(err)
@@ -35,14 +36,14 @@ hash:
 		}
 	}
 	got = nil
-	if err := (&Collect{FS: fsys, Collector: record}).Run(context.Background(), io.Discard); err != nil {
+	if err := (&Collect{FS: filesys.NewMem(fsys), Collector: record}).Run(context.Background(), io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Custom != nil || got[0].Table == nil {
 		t.Fatalf("without a profile: %+v", got)
 	}
 	got = nil
-	if err := (&Collect{Profile: "missing.yaml", FS: fsys, Collector: record}).Run(context.Background(), io.Discard); err == nil || got != nil {
+	if err := (&Collect{Profile: "missing.yaml", FS: filesys.NewMem(fsys), Collector: record}).Run(context.Background(), io.Discard); err == nil || got != nil {
 		t.Fatalf("missing profile: err %v, collector called %d times", err, len(got))
 	}
 }

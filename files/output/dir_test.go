@@ -27,7 +27,7 @@ func engine(t testing.TB, files map[string]string, set ...string) *render.Engine
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(text)}
 	}
-	return mustEngine(t, fsys, engineOptions{Profile: "p.yaml", Paths: []string{"a.yaml"}, Set: set})
+	return mustEngine(t, filesys.NewMem(fsys), engineOptions{Profile: "p.yaml", Paths: []string{"a.yaml"}, Set: set})
 }
 
 // tree is every file and directory under root: contents, and "/" for a directory.

@@ -2,10 +2,10 @@ package output
 
 import (
 	"fmt"
-	"io/fs"
 	"strings"
 	"testing"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
@@ -28,7 +28,7 @@ type engineOptions struct {
 }
 
 // newEngine is the engine over the profile and templates of fsys.
-func newEngine(fsys fs.FS, o engineOptions) (*render.Engine, error) {
+func newEngine(fsys filesys.Reader, o engineOptions) (*render.Engine, error) {
 	p, err := loader.Profile(fsys, nil, o.Profile)
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func newEngine(fsys fs.FS, o engineOptions) (*render.Engine, error) {
 }
 
 // mustEngine is newEngine, failing t on an error.
-func mustEngine(t testing.TB, fsys fs.FS, o engineOptions) *render.Engine {
+func mustEngine(t testing.TB, fsys filesys.Reader, o engineOptions) *render.Engine {
 	t.Helper()
 	e, err := newEngine(fsys, o)
 	if err != nil {

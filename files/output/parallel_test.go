@@ -19,7 +19,7 @@ func fleetEngine(t testing.TB, f fleetgen.Fleet, opts engineOptions) *render.Eng
 	t.Helper()
 	opts.Profile = fleetgen.Profile
 	opts.Paths = []string{fleetgen.AppsDir}
-	return mustEngine(t, f.FS(), opts)
+	return mustEngine(t, filesys.NewMem(f.FS()), opts)
 }
 
 // serialStream is the output as one encoder writes it when rendering the
@@ -82,7 +82,7 @@ func TestStreamJoinsUnitsLikeOneEncoder(t *testing.T) {
 		"p.yaml":   {Data: []byte("tenants:\n  a: {}\n  b: {}\n  c: {}\n")},
 		"one.yaml": {Data: []byte("---\n# first\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n# second\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n")},
 	}
-	e := mustEngine(t, fsys, engineOptions{Profile: "p.yaml", Paths: []string{"one.yaml"}})
+	e := mustEngine(t, filesys.NewMem(fsys), engineOptions{Profile: "p.yaml", Paths: []string{"one.yaml"}})
 	want := serialStream(t, e)
 	for _, workers := range []int{1, 3} {
 		e.Workers = workers
@@ -117,7 +117,7 @@ func TestFirstFailingTenantInOrderIsReported(t *testing.T) {
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: text}
 	}
-	e := mustEngine(t, fsys, engineOptions{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	e := mustEngine(t, filesys.NewMem(fsys), engineOptions{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	for _, workers := range []int{1, 2, 7} {
 		e.Workers = workers
 		var out bytes.Buffer

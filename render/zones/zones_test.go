@@ -145,7 +145,7 @@ func renderSplit(t *testing.T) *manifest.Set {
 		"profile.yaml": {Data: []byte(profile)},
 		"app.yaml":     {Data: []byte(templates)},
 	}
-	e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+	e, err := action.Engine(filesys.NewMem(fsys), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -301,7 +300,7 @@ func (f *rootFlags) register(c *cobra.Command) {
 
 // resolve finds the root; profile is the run's -p (see loadroot.New), ""
 // when the root must hold the profile rather than follow it (krender fn).
-func (f *rootFlags) resolve(fsys fs.FS, profile string) (*loadroot.Root, error) {
+func (f *rootFlags) resolve(fsys filesys.Reader, profile string) (*loadroot.Root, error) {
 	mode, err := loadroot.ParseMode(f.mode)
 	if err != nil {
 		return nil, err
