@@ -1,8 +1,8 @@
 // Package action is what krender's commands do, over the engine: load a
 // run's model from files (package loader), choose its units from the
 // flags, and build the engine (Engine, Load); one type per command, whose
-// Run returns what there is to print: Check, Fn, Vars, Tenants, Schema,
-// Version. Package action/renderout is render's, action/gc is gc's. The
+// Run returns what there is to print: Render, Check, Fn, Vars, Tenants,
+// Schema, Version; package action/gc is gc's. The
 // actions stand above the linter, as Helm's pkg/action over pkg/lint:
 // Check runs package check's linter as the engine's check stage, and so
 // does Fn over a KRM function's items, which the command line reads from a
@@ -13,9 +13,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/internal/suggest"
@@ -75,7 +75,7 @@ type Options struct {
 // Inputs are a run's model, loaded and checked against the flags: what
 // the engine, and check's linter, are built from.
 type Inputs struct {
-	FS        fs.FS
+	FS        filesys.Reader
 	Root      *loadroot.Root
 	Profile   *profiles.Profile
 	Templates []*manifest.Object
@@ -88,7 +88,7 @@ type Inputs struct {
 
 // Engine is the render action: the run's inputs loaded, and the engine
 // built over them without a linter.
-func Engine(fsys fs.FS, o Options) (*render.Engine, error) {
+func Engine(fsys filesys.Reader, o Options) (*render.Engine, error) {
 	in, err := Load(fsys, o)
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func Engine(fsys fs.FS, o Options) (*render.Engine, error) {
 // Load reads the profile and templates from fsys (paths as the user typed
 // them, see package userfs) and the CRD files, and chooses the units the
 // flags ask for.
-func Load(fsys fs.FS, o Options) (*Inputs, error) {
+func Load(fsys filesys.Reader, o Options) (*Inputs, error) {
 	if err := checkOptions(o); err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 // caller names ("" for none, or one the root must hold, as krender fn's):
 // outside any git work tree the root is the one holding it. Every action
 // resolves its root here, once, and hands it down.
-func Root(fsys fs.FS, root *loadroot.Root, profile string) (*loadroot.Root, error) {
+func Root(fsys filesys.Reader, root *loadroot.Root, profile string) (*loadroot.Root, error) {
 	if root != nil {
 		return root, nil
 	}
@@ -202,7 +202,7 @@ func checkGivenPaths(root *loadroot.Root, o Options) error {
 
 // loadProfile reads the profile, the --set overrides with the CI secrets
 // added, and the units this run (and shard) renders.
-func loadProfile(fsys fs.FS, root *loadroot.Root, o Options) (*profiles.Profile, profiles.Vars, []render.Unit, error) {
+func loadProfile(fsys filesys.Reader, root *loadroot.Root, o Options) (*profiles.Profile, profiles.Vars, []render.Unit, error) {
 	p, err := loader.Profile(fsys, root, o.Profile)
 	if err != nil {
 		return nil, nil, nil, err
@@ -224,7 +224,7 @@ func loadProfile(fsys fs.FS, root *loadroot.Root, o Options) (*profiles.Profile,
 // templatesFor is the caller's parsed templates (krender fn's items), else
 // the templates read from fsys, the profile's fragments passed over; with
 // MemoryLimit the memory limit follows what has been read.
-func templatesFor(fsys fs.FS, root *loadroot.Root, p *profiles.Profile, o Options) ([]*manifest.Object, error) {
+func templatesFor(fsys filesys.Reader, root *loadroot.Root, p *profiles.Profile, o Options) ([]*manifest.Object, error) {
 	if o.Templates != nil {
 		return o.Templates, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/render"
 )
@@ -14,7 +15,7 @@ func fleetEngine(t testing.TB, f fleetgen.Fleet, o Options) *render.Engine {
 	fsys := f.FS()
 	o.Profile = fleetgen.Profile
 	o.Paths = []string{fleetgen.AppsDir}
-	e, err := Engine(fsys, o)
+	e, err := Engine(filesys.NewMem(fsys), o)
 	if err != nil {
 		t.Fatal(err)
 	}

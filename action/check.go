@@ -2,8 +2,8 @@ package action
 
 import (
 	"context"
-	"io/fs"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/report"
 	"github.com/krender/krender/lint/verdict"
@@ -31,7 +31,7 @@ type Check struct {
 	Format string
 	// FS holds the templates, profiles and CRD files, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 }
 
 // CheckResult is what `krender check` prints: the findings, in the

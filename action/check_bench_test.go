@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/lint/check"
@@ -43,7 +44,7 @@ func benchCheck(b *testing.B, custom bool) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var err error
-				res, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(b.Context())
+				res, err := (&action.Check{FS: filesys.NewMem(fsys), Options: opts, Validator: validator.APIServer{}}).Run(b.Context())
 				if findings = res.Findings; err != nil {
 					b.Fatal(err)
 				}
@@ -78,7 +79,7 @@ func BenchmarkCheckVsRender(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/render", tenants), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				e, err := action.Engine(fsys, opts)
+				e, err := action.Engine(filesys.NewMem(fsys), opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -91,7 +92,7 @@ func BenchmarkCheckVsRender(b *testing.B) {
 		b.Run(fmt.Sprintf("tenants=%d/check", tenants), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(b.Context()); err != nil {
+				if _, err := (&action.Check{FS: filesys.NewMem(fsys), Options: opts, Validator: validator.APIServer{}}).Run(b.Context()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,6 +3,7 @@ package action_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/validator"
 )
@@ -52,7 +54,7 @@ func TestCRDAcrossTenants(t *testing.T) {
 		"files/old.yaml": {Data: []byte(strings.Replace(gadgetCRD, "size: {type: integer, maximum: 10}", "other: {type: string}", 1))},
 		"app.yaml":       {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec:\n  size: ${SIZE}\n")},
 	}
-	fsRes, err := (&action.Check{FS: fsys, Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
+	fsRes, err := (&action.Check{FS: filesys.NewMem(fsys), Options: action.Options{Profile: "profile.yaml", Paths: []string{"crd.yaml", "app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
 	fs := fsRes.Findings
 	if err != nil {
 		t.Fatal(err)
@@ -103,12 +105,12 @@ func TestNeedsValidator(t *testing.T) {
 				fsys[name] = &fstest.MapFile{Data: []byte(text)}
 			}
 			opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}
-			wantRes, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(t.Context())
+			wantRes, err := (&action.Check{FS: filesys.NewMem(fsys), Options: opts, Validator: validator.APIServer{}}).Run(t.Context())
 			want := wantRes.Findings
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotRes, err := (&action.Check{FS: fsys, Options: opts}).Run(t.Context())
+			gotRes, err := (&action.Check{FS: filesys.NewMem(fsys), Options: opts}).Run(t.Context())
 			got := gotRes.Findings
 			switch {
 			case c.needs && (!errors.Is(err, check.ErrNeedsValidator) || got != nil):
@@ -125,26 +127,31 @@ func TestNeedsValidator(t *testing.T) {
 	}
 }
 
-// countingFS counts, for each file of an fs.FS, the opens that read it
-// (a Stat through Open reads nothing).
+// countingFS counts, for each file of a file system, the opens that read
+// it (a Stat through Open reads nothing).
 type countingFS struct {
-	fs.FS
+	filesys.Reader
 	mu   sync.Mutex
 	read map[string]int
 }
 
 func (c *countingFS) Open(name string) (fs.File, error) {
-	f, err := c.FS.Open(name)
+	f, err := c.Reader.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	return &countedFile{File: f, fs: c, name: name}, nil
 }
 
-func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
-func (c *countingFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(c.FS, name) }
-func (c *countingFS) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(c.FS, name) }
-func (c *countingFS) ReadLink(name string) (string, error)       { return fs.ReadLink(c.FS, name) }
+// ReadFile reads through Open, and so is counted.
+func (c *countingFS) ReadFile(name string) ([]byte, error) {
+	f, err := c.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
 
 type countedFile struct {
 	fs.File
@@ -168,12 +175,12 @@ func (f *countedFile) Read(b []byte) (int, error) {
 // (the CRD finds the custom resource's field too large, and it is known:
 // no crd-missing).
 func TestCheckReadsCRDFilesOnce(t *testing.T) {
-	fsys := &countingFS{read: map[string]int{}, FS: fstest.MapFS{
+	fsys := &countingFS{read: map[string]int{}, Reader: filesys.NewMem(fstest.MapFS{
 		"profile.yaml":     {Data: []byte("check: {crds: [crds/gadget.yaml]}\n")},
 		"crds/gadget.yaml": {Data: []byte(gadgetCRD)},
 		"more/widget.yaml": {Data: []byte(strings.NewReplacer("gadget", "widget", "Gadget", "Widget").Replace(gadgetCRD))},
 		"app.yaml":         {Data: []byte("apiVersion: shop.example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 11}\n---\napiVersion: shop.example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 12}\n")},
-	}}
+	})}
 	opts := action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}, CRDs: []string{"more"}}
 	fsRes, err := (&action.Check{FS: fsys, Options: opts, Validator: validator.APIServer{}}).Run(t.Context())
 	fs := fsRes.Findings

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 )
 
@@ -22,7 +23,7 @@ func TestLibraryGetsTheCLIsYq(t *testing.T) {
 			"t.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations: {krender.io/hash: \"off\"}\ndata: {k: v}\n" +
 				"---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: b\n  annotations: {krender.io/hash: \"off\"}\n")},
 		}
-		e, err := Engine(fsys, Options{Profile: "p.yaml", Paths: []string{"t.yaml"}})
+		e, err := Engine(filesys.NewMem(fsys), Options{Profile: "p.yaml", Paths: []string{"t.yaml"}})
 		if err != nil {
 			return "", err
 		}

@@ -3,10 +3,10 @@ package action
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/verdict"
@@ -38,7 +38,7 @@ type Fn struct {
 	NoCheck bool
 	// FS holds the profile and the files it names, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 	// Secrets are CI's secrets (--set-env, --set-file), as in Options.
 	Secrets []Secret
 	// Root is where the profile, named by functionConfig (a file of the

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/lint/validator"
 )
@@ -15,10 +16,10 @@ import (
 // context Run is given (the command line's, which SIGINT and SIGTERM
 // cancel): cancelled, they stop with its cause and return nothing.
 func TestRunStopsWithItsContext(t *testing.T) {
-	fsys := fstest.MapFS{
+	fsys := filesys.NewMem(fstest.MapFS{
 		"p.yaml": {Data: []byte("vars: {V: one}\n")},
 		"a.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {v: $V}\n")},
-	}
+	})
 	items, err := loader.LoadTemplates(fsys, []string{"a.yaml"}, "")
 	if err != nil {
 		t.Fatal(err)

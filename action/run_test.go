@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"testing/fstest"
+
+	"github.com/krender/krender/files/filesys"
 )
 
 // TestRunStopsOnDoneContext: an action run with a context already done
@@ -22,11 +24,11 @@ func TestRunStopsOnDoneContext(t *testing.T) {
 		"version": func() (bool, error) { r, err := (&Version{}).Run(ctx); return r != nil, err },
 		"schema":  func() (bool, error) { r, err := (&Schema{}).Run(ctx); return r != nil, err },
 		"vars": func() (bool, error) {
-			r, err := (&Vars{FS: fsys, Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}}).Run(ctx)
+			r, err := (&Vars{FS: filesys.NewMem(fsys), Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}}).Run(ctx)
 			return r != nil, err
 		},
 		"tenants": func() (bool, error) {
-			r, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run(ctx)
+			r, err := (&Tenants{FS: filesys.NewMem(fsys), Profile: "profile.yaml"}).Run(ctx)
 			return r != nil, err
 		},
 	} {

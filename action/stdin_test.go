@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 )
 
@@ -16,7 +17,7 @@ func TestStdinPath(t *testing.T) {
 		"-":      &fstest.MapFile{Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: from-a-file}\n")},
 	}
 	stdin := strings.NewReader("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${N}\n")
-	e, err := Engine(fsys, Options{Profile: "p.yaml", Paths: []string{loader.StdinPath}, Stdin: stdin})
+	e, err := Engine(filesys.NewMem(fsys), Options{Profile: "p.yaml", Paths: []string{loader.StdinPath}, Stdin: stdin})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +34,7 @@ func TestStdinPath(t *testing.T) {
 		}
 	}
 
-	e, err = Engine(fsys, Options{Profile: "p.yaml", Paths: []string{loader.StdinPath}})
+	e, err = Engine(filesys.NewMem(fsys), Options{Profile: "p.yaml", Paths: []string{loader.StdinPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,7 @@ func TestStdinPath(t *testing.T) {
 		t.Errorf("without Stdin, - is read as %q, want the file -", got)
 	}
 
-	_, err = Engine(fsys, Options{Profile: "p.yaml", Paths: []string{loader.StdinPath, "x.yaml", loader.StdinPath}, Stdin: strings.NewReader("")})
+	_, err = Engine(filesys.NewMem(fsys), Options{Profile: "p.yaml", Paths: []string{loader.StdinPath, "x.yaml", loader.StdinPath}, Stdin: strings.NewReader("")})
 	if err == nil || !strings.Contains(err.Error(), "can be read only once") {
 		t.Errorf("- twice: %v", err)
 	}

@@ -2,8 +2,8 @@ package action
 
 import (
 	"context"
-	"io/fs"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -14,7 +14,7 @@ import (
 type Tenants struct {
 	// FS holds the profile and the files it names, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 	// Profile is the profile's path (-p).
 	Profile string
 }

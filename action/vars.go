@@ -3,9 +3,9 @@ package action
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"strconv"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
@@ -23,7 +23,7 @@ type Vars struct {
 	Options
 	// FS holds the templates and profiles, paths as users type them (see
 	// package userfs).
-	FS fs.FS
+	FS filesys.Reader
 }
 
 // VarsRow is one reference at one place for one tenant.

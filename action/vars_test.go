@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/mask"
 )
 
@@ -17,7 +18,7 @@ func TestVarsRows(t *testing.T) {
 		"profile.yaml": {Data: []byte("vars: {HOST: db}\ntenants:\n  a: {}\n  b: {vars: {HOST: db-b}}\n")},
 		"app.yaml":     {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  host: $HOST\n  token: ${TOKEN}\n")},
 	}
-	v := Vars{FS: fsys, Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"},
+	v := Vars{FS: filesys.NewMem(fsys), Options: Options{Profile: "profile.yaml", Paths: []string{"app.yaml"},
 		Secrets: []Secret{{Name: "TOKEN", Value: "s3cr3t-value", From: "--set-env TOKEN"}}}}
 	res, err := v.Run(context.Background())
 	if err != nil {
@@ -49,7 +50,7 @@ func TestVarsRows(t *testing.T) {
 // template.
 func TestTenantsInProfileOrder(t *testing.T) {
 	fsys := fstest.MapFS{"profile.yaml": {Data: []byte("vars: {}\ntenants:\n  zeta: {}\n  alpha: {}\n")}}
-	res, err := (&Tenants{FS: fsys, Profile: "profile.yaml"}).Run(context.Background())
+	res, err := (&Tenants{FS: filesys.NewMem(fsys), Profile: "profile.yaml"}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

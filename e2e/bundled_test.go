@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/lint/validator"
 )
 
@@ -99,7 +99,7 @@ func TestBundledProfilesApply(t *testing.T) {
 			for _, tenant := range tenants[profile] {
 				t.Run(profile+"/"+strategy+"/"+tenant, func(t *testing.T) {
 					ns := newNamespace(t, "krender-"+profile)
-					stream := renderTo(t, userfs.OS, action.Options{Profile: profilePath(t, profile, strategy),
+					stream := renderTo(t, filesys.OS, action.Options{Profile: profilePath(t, profile, strategy),
 						Tenants: []string{tenant}, Set: []string{"TENANT_NAMESPACE=" + ns}, Paths: []string{"../templates"}})
 					if out, err := kubectl(t, stream, "apply", "--dry-run=server", "--validate=strict", "-f", "-"); err != nil {
 						t.Fatalf("server-side dry run: %v\n%s", err, out)
@@ -247,7 +247,7 @@ func checkZones(t *testing.T, name string, spec podSpec, strategy, staticZone st
 func TestChangedConfigRollsPods(t *testing.T) {
 	ns := newNamespace(t, "krender-roll")
 	render1 := func(currency string) string {
-		return renderTo(t, userfs.OS, action.Options{Profile: "../profiles/stg.yaml", Tenants: []string{"tenant-a"},
+		return renderTo(t, filesys.OS, action.Options{Profile: "../profiles/stg.yaml", Tenants: []string{"tenant-a"},
 			Set: []string{"TENANT_NAMESPACE=" + ns, "CURRENCY=" + currency}, Paths: []string{"../templates/billing-api"}})
 	}
 	template := func() (string, string) {
@@ -302,7 +302,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	findingsRes, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
+	findingsRes, err := (&action.Check{FS: filesys.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
 	findings := findingsRes.Findings
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +310,7 @@ func TestMisspelledFieldCaughtOfflineFirst(t *testing.T) {
 	if len(findings) != 1 || findings[0].Rule != "unknown-field" || findings[0].Pos.String() != "app.yaml:15:9" {
 		t.Fatalf("krender check found %+v, want unknown-field at app.yaml:15:9", findings)
 	}
-	stream := renderTo(t, userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+	stream := renderTo(t, filesys.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	out, err := kubectl(t, stream, "apply", "--dry-run=server", "--validate=strict", "-f", "-")
 	if err == nil || !strings.Contains(out, `unknown field "spec.template.spec.hostAliases[0].hostname"`) {
 		t.Fatalf("the server accepted the typo (err %v):\n%s", err, out)

@@ -5,7 +5,6 @@ package e2e
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 	"testing"
@@ -13,8 +12,8 @@ import (
 	"time"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 )
 
 type deployment struct {
@@ -36,7 +35,7 @@ type deployment struct {
 	} `json:"spec"`
 }
 
-func renderTo(t *testing.T, fsys fs.FS, opts action.Options) string {
+func renderTo(t *testing.T, fsys filesys.Reader, opts action.Options) string {
 	t.Helper()
 	e, err := action.Engine(fsys, opts)
 	if err != nil {
@@ -63,7 +62,7 @@ func newNamespace(t *testing.T, prefix string) string {
 // objects are found by the zone label as the README says.
 func TestZonesSplitApplies(t *testing.T) {
 	ns := newNamespace(t, "krender-zones")
-	stream := renderTo(t, userfs.OS, action.Options{Profile: "../profiles/prod.yaml", Tenants: []string{"tenant-a"},
+	stream := renderTo(t, filesys.OS, action.Options{Profile: "../profiles/prod.yaml", Tenants: []string{"tenant-a"},
 		Set: []string{"TENANT_NAMESPACE=" + ns}, Paths: []string{"../templates"}})
 	if out, err := kubectl(t, stream, "apply", "--validate=strict", "-f", "-"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
@@ -139,7 +138,7 @@ spec:
       resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
 `)},
 	}
-	stream := renderTo(t, fsys, action.Options{Profile: "profile.yaml", Namespace: ns, Paths: []string{"app.yaml"}})
+	stream := renderTo(t, filesys.NewMem(fsys), action.Options{Profile: "profile.yaml", Namespace: ns, Paths: []string{"app.yaml"}})
 	if out, err := kubectl(t, stream, "apply", "-n", ns, "--validate=strict", "-f", "-"); err != nil {
 		t.Fatalf("apply: %v\n%s", err, out)
 	}

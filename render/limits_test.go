@@ -7,15 +7,16 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/manifest"
 )
 
-func mapFS(files map[string]string) fstest.MapFS {
+func mapFS(files map[string]string) *filesys.Mem {
 	m := fstest.MapFS{}
 	for name, text := range files {
 		m[name] = &fstest.MapFile{Data: []byte(text)}
 	}
-	return m
+	return filesys.NewMem(m)
 }
 
 func renderErr(t *testing.T, files map[string]string, paths ...string) string {

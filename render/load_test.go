@@ -3,8 +3,8 @@ package render
 import (
 	"context"
 	"io"
-	"io/fs"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/model/manifest"
 )
@@ -24,7 +24,7 @@ type Options struct {
 // load reads the profile and templates from fsys as the render action
 // does, every tenant a unit, and builds the engine over them. The tests'
 // own fixtures need no load root: nil, anywhere.
-func load(fsys fs.FS, o Options) (*Engine, error) {
+func load(fsys filesys.Reader, o Options) (*Engine, error) {
 	p, err := loader.Profile(fsys, nil, o.Profile)
 	if err != nil {
 		return nil, err

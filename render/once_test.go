@@ -12,13 +12,14 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/mikefarah/yq/v4/pkg/yqlib"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/model/manifest"
 )
 
 // countingFS counts the reads of every file.
 type countingFS struct {
-	fstest.MapFS
+	*filesys.Mem
 	mu    sync.Mutex
 	reads map[string]int
 }
@@ -27,7 +28,7 @@ func (c *countingFS) ReadFile(name string) ([]byte, error) {
 	c.mu.Lock()
 	c.reads[filepath.ToSlash(filepath.Clean(name))]++
 	c.mu.Unlock()
-	return c.MapFS.ReadFile(name)
+	return c.Mem.ReadFile(name)
 }
 
 // Open counts too: the engine opens files to read at most a limit's worth.
@@ -35,7 +36,7 @@ func (c *countingFS) Open(name string) (fs.File, error) {
 	c.mu.Lock()
 	c.reads[filepath.ToSlash(filepath.Clean(name))]++
 	c.mu.Unlock()
-	return c.MapFS.Open(name)
+	return c.Mem.Open(name)
 }
 
 // countingParser counts yq expression compilations.
@@ -60,10 +61,11 @@ func TestInputsAreParsedOncePerRun(t *testing.T) {
 	defer func() { yqlib.ExpressionParser = parser.ExpressionParserInterface }()
 
 	f := fleetgen.Fleet{Apps: 3, Tenants: 25}
-	fsys := &countingFS{MapFS: fstest.MapFS{}, reads: map[string]int{}}
+	files := fstest.MapFS{}
 	for name, text := range f.Files() {
-		fsys.MapFS[name] = &fstest.MapFile{Data: text}
+		files[name] = &fstest.MapFile{Data: text}
 	}
+	fsys := &countingFS{Mem: filesys.NewMem(files), reads: map[string]int{}}
 	e, err := load(fsys, Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 )
 
@@ -16,7 +17,7 @@ func fleetEngine(t testing.TB, f fleetgen.Fleet, opts Options) *Engine {
 	fsys := f.FS()
 	opts.Profile = fleetgen.Profile
 	opts.Paths = []string{fleetgen.AppsDir}
-	e, err := load(fsys, opts)
+	e, err := load(filesys.NewMem(fsys), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

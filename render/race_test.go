@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/manifest"
 )
 
@@ -55,7 +56,7 @@ spec:
 
 // renderProfile builds an engine for profile and renders every unit.
 func renderProfile(fsys fstest.MapFS, profile string) ([]byte, error) {
-	e, err := load(fsys, Options{Profile: profile, Paths: []string{"app.yaml"}})
+	e, err := load(filesys.NewMem(fsys), Options{Profile: profile, Paths: []string{"app.yaml"}})
 	if err != nil {
 		return nil, err
 	}

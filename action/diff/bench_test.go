@@ -9,6 +9,7 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/action/diff"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/lint/validator"
@@ -46,7 +47,7 @@ func BenchmarkDiffVsRender(b *testing.B) {
 		opts := action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}}
 		b.Run(fmt.Sprintf("tenants=%d/render", tenants), func(b *testing.B) {
 			for b.Loop() {
-				e, err := action.Engine(head, opts)
+				e, err := action.Engine(filesys.NewMem(head), opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -65,7 +66,7 @@ func BenchmarkDiffVsRender(b *testing.B) {
 				var res *diff.Result
 				for b.Loop() {
 					d := &diff.Diff{Options: action.Options{Paths: opts.Paths}, Profiles: []string{fleetgen.Profile},
-						Head: head, Base: c.base, BaseName: "base", Validator: validator.APIServer{}}
+						Head: filesys.NewMem(head), Base: filesys.NewMem(c.base), BaseName: "base", Validator: validator.APIServer{}}
 					var err error
 					if res, err = d.Run(context.Background()); err != nil {
 						b.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/suggest"
@@ -35,7 +36,7 @@ type Diff struct {
 	Profiles []string
 	// Head and Base hold the templates and profiles of each side, paths as
 	// users type them (see package userfs).
-	Head, Base fs.FS
+	Head, Base filesys.Reader
 	// BaseName names the base in messages: the revision or the directory.
 	BaseName string
 	// BaseRoot is the load root on Base (Options.Root is the head's); nil:
@@ -105,7 +106,7 @@ func boolInt(b bool) int {
 }
 func (e *sideError) Unwrap() error { return e.err }
 
-func (d *Diff) load(fsys fs.FS, root *loadroot.Root, name, profile string) (*side, error) {
+func (d *Diff) load(fsys filesys.Reader, root *loadroot.Root, name, profile string) (*side, error) {
 	s := &side{name: name}
 	if _, err := userfs.Stat(fsys, profile); errors.Is(err, fs.ErrNotExist) {
 		return s, nil
@@ -125,7 +126,7 @@ func (d *Diff) load(fsys fs.FS, root *loadroot.Root, name, profile string) (*sid
 
 // held are the paths fsys holds: a --crds path the base does not hold is a
 // CRD the change adds, and the base has none there.
-func held(fsys fs.FS, paths []string) []string {
+func held(fsys filesys.Reader, paths []string) []string {
 	var out []string
 	for _, p := range paths {
 		if _, err := userfs.Stat(fsys, p); !errors.Is(err, fs.ErrNotExist) {

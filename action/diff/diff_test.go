@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 )
 
 const profile = "vars: {TAG: \"1\"}\n"
@@ -42,7 +43,7 @@ func cm(v string) string {
 
 func run(t *testing.T, base, head fstest.MapFS) (*Result, error) {
 	t.Helper()
-	d := &Diff{Options: action.Options{Paths: []string{"t"}}, Profiles: []string{"p.yaml"}, Head: head, Base: base, BaseName: "main"}
+	d := &Diff{Options: action.Options{Paths: []string{"t"}}, Profiles: []string{"p.yaml"}, Head: filesys.NewMem(head), Base: filesys.NewMem(base), BaseName: "main"}
 	return d.Run(context.Background())
 }
 

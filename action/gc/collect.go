@@ -8,10 +8,10 @@ package gc
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"slices"
 
 	gcplan "github.com/krender/krender/cluster/gc"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/model/profiles"
@@ -35,7 +35,7 @@ type Collect struct {
 	Profile string
 	// FS holds the profile and the files it names, paths as users type
 	// them (see package userfs).
-	FS fs.FS
+	FS filesys.Reader
 	// RootDir (--root) and LoadRestrictor (--load-restrictor) say where
 	// the profile must lie (see package loadroot); "": the default root of
 	// FS, and rootOnly. Read only with a Profile.

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
+
 	gcplan "github.com/krender/krender/cluster/gc"
 )
 
@@ -36,7 +38,7 @@ func TestCollectBuildsTheTable(t *testing.T) {
 	fsys := fstest.MapFS{"profile.yaml": {Data: []byte(kafkaProfile)}}
 	var got []gcplan.Options
 	report := &gcplan.Report{Namespace: "shop"}
-	c := Collect{Options: gcplan.Options{Namespace: "shop"}, Output: "text", Profile: "profile.yaml", FS: fsys, Collector: recorder(&got, report)}
+	c := Collect{Options: gcplan.Options{Namespace: "shop"}, Output: "text", Profile: "profile.yaml", FS: filesys.NewMem(fsys), Collector: recorder(&got, report)}
 	for range 2 { // a second run lists the same kinds, not twice as many
 		res, err := c.Run(context.Background())
 		if err != nil {
@@ -53,14 +55,14 @@ func TestCollectBuildsTheTable(t *testing.T) {
 		}
 	}
 	got = nil
-	if _, err := (&Collect{Output: "json", FS: fsys, Collector: recorder(&got, report)}).Run(context.Background()); err != nil {
+	if _, err := (&Collect{Output: "json", FS: filesys.NewMem(fsys), Collector: recorder(&got, report)}).Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].Custom != nil || got[0].Table == nil {
 		t.Fatalf("without a profile: %+v", got)
 	}
 	got = nil
-	if res, err := (&Collect{Output: "text", Profile: "missing.yaml", FS: fsys, Collector: recorder(&got, report)}).Run(context.Background()); err == nil || res != nil || got != nil {
+	if res, err := (&Collect{Output: "text", Profile: "missing.yaml", FS: filesys.NewMem(fsys), Collector: recorder(&got, report)}).Run(context.Background()); err == nil || res != nil || got != nil {
 		t.Fatalf("missing profile: result %v, err %v, collector called %d times", res, err, len(got))
 	}
 }
@@ -102,7 +104,7 @@ func TestCollectResolvesTheRoot(t *testing.T) {
 	}
 	run := func(c Collect) ([]gcplan.Options, error) {
 		var got []gcplan.Options
-		c.FS, c.Output, c.Collector = fsys, "text", recorder(&got, &gcplan.Report{})
+		c.FS, c.Output, c.Collector = filesys.NewMem(fsys), "text", recorder(&got, &gcplan.Report{})
 		_, err := c.Run(context.Background())
 		return got, err
 	}

@@ -17,17 +17,7 @@ import (
 // directory swapped in by rename. Paths are as the user typed them:
 // relative to the working directory (Getwd), or absolute.
 type FileSystem interface {
-	fs.FS
-	fs.ReadFileFS
-	fs.StatFS
-	fs.ReadDirFS
-	// Lstat is Stat without following a final symbolic link.
-	Lstat(name string) (fs.FileInfo, error)
-	// RealPath is name made absolute with every link followed; a file
-	// system without links returns it cleaned.
-	RealPath(name string) (string, error)
-	// Getwd is the directory relative paths start from.
-	Getwd() (string, error)
+	Reader
 
 	MkdirAll(name string, perm fs.FileMode) error
 	// MkdirTemp creates a new directory in dir ("": the temporary
@@ -40,6 +30,26 @@ type FileSystem interface {
 	Rename(oldname, newname string) error
 	Remove(name string) error
 	RemoveAll(name string) error
+}
+
+// Reader is the reading half of a FileSystem: what the loaders, the load
+// root and the actions that write nothing take. Paths are as the user typed
+// them, and each implementation says itself whether links are followed
+// (RealPath) and where relative paths start (Getwd): no caller asks which
+// file system it holds.
+type Reader interface {
+	fs.FS
+	fs.ReadFileFS
+	fs.StatFS
+	fs.ReadDirFS
+	// Lstat is Stat without following a final symbolic link.
+	Lstat(name string) (fs.FileInfo, error)
+	// RealPath is name made absolute with every link followed; it fails
+	// on a path that does not exist, except on a file system without
+	// links, which returns it cleaned.
+	RealPath(name string) (string, error)
+	// Getwd is the directory relative paths start from.
+	Getwd() (string, error)
 }
 
 // File is a file open for writing and reading back: a spooled stream.

@@ -25,6 +25,11 @@ type Mem struct {
 
 var _ FileSystem = (*Mem)(nil)
 
+// NewMem is a Mem holding files, whose map it takes over: writes land in
+// it. A test writes its inputs as an fstest.MapFS, and renders and writes
+// on them in memory.
+func NewMem(files fstest.MapFS) *Mem { return &Mem{files: files} }
+
 // clean is name as Mem keys it: slash-separated, cleaned, without a
 // leading "./" or "/" (Mem's root is "/" and "." alike).
 func clean(name string) string {

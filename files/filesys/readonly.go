@@ -6,10 +6,11 @@ import (
 )
 
 // ReadOnly is fsys refusing every write with EPERM, as a read-only mount
-// does: tests hold krender to reporting a write it could not make.
-func ReadOnly(fsys FileSystem) FileSystem { return readOnly{fsys} }
+// does: tests hold krender to reporting a write it could not make, and a
+// Reader (one commit's tree) becomes a FileSystem.
+func ReadOnly(fsys Reader) FileSystem { return readOnly{fsys} }
 
-type readOnly struct{ FileSystem }
+type readOnly struct{ Reader }
 
 func denied(op, name string) error { return &fs.PathError{Op: op, Path: name, Err: syscall.EPERM} }
 

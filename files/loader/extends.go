@@ -1,10 +1,10 @@
 package loader
 
 import (
-	"io/fs"
 	"path/filepath"
 	"strings"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/limits"
@@ -13,7 +13,7 @@ import (
 
 // loadProfile reads the profile at path and every file it extends from
 // fsys, each path the profile names passed by guard first.
-func loadProfile(fsys fs.FS, path string, guard profiles.Guard) (*profiles.Profile, error) {
+func loadProfile(fsys filesys.Reader, path string, guard profiles.Guard) (*profiles.Profile, error) {
 	l := &profileLoader{fsys: fsys, read: userfs.ReadLimited(fsys, limits.Defaults().FileBytes), guard: guard}
 	p := profiles.New()
 	if err := l.load(p, path, nil, filepos.Pos{}); err != nil {
@@ -27,7 +27,7 @@ func loadProfile(fsys fs.FS, path string, guard profiles.Guard) (*profiles.Profi
 
 // profileLoader follows a profile's extends chain, base first.
 type profileLoader struct {
-	fsys  fs.FS
+	fsys  filesys.Reader
 	read  func(path string) ([]byte, error)
 	guard profiles.Guard
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/kube/kubeapi"
 	"github.com/krender/krender/model/profiles"
@@ -19,7 +19,7 @@ func loadProfileFiles(t *testing.T, files map[string]string, root string) (*prof
 	t.Helper()
 	dir := t.TempDir()
 	testtool.WriteFiles(t, dir, files)
-	return Profile(userfs.OS, nil, filepath.Join(dir, root))
+	return Profile(filesys.OS, nil, filepath.Join(dir, root))
 }
 
 func TestExtendsMergesEachSectionByItsKey(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/filepos"
@@ -45,7 +46,7 @@ func CheckStdin(paths []string, stdin io.Reader) error {
 
 // Templates is where templates are read from, and how.
 type Templates struct {
-	FS     fs.FS
+	FS     filesys.Reader
 	Root   *loadroot.Root // where links found in directories must lead; nil: anywhere
 	Limits limits.Limits  // the run's limits; zero: the defaults
 	Stdin  io.Reader      // what the path StdinPath reads; nil: StdinPath is a file name
@@ -61,7 +62,7 @@ type Templates struct {
 // errors are reported together, up to the file that takes the run past
 // limits.inputBytes or limits.inputNodes: no file after it is read. Files in skip (the profile's fragments, which
 // often live beside the templates) are passed over in directory walks.
-func LoadTemplates(fsys fs.FS, paths []string, skip ...string) ([]*manifest.Object, error) {
+func LoadTemplates(fsys filesys.Reader, paths []string, skip ...string) ([]*manifest.Object, error) {
 	return Templates{FS: fsys, Skip: skip}.Load(paths)
 }
 
@@ -76,13 +77,13 @@ func (t Templates) Load(paths []string) ([]*manifest.Object, error) {
 // does; errors call them what (e.g. "CRD file"). A file found by walking a
 // directory must lie within it or root (see loadroot.Root.CheckWalked); a
 // nil root checks nothing.
-func LoadManifests(fsys fs.FS, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
+func LoadManifests(fsys filesys.Reader, root *loadroot.Root, what string, paths []string) ([]*manifest.Object, error) {
 	return (&fileLoader{what: what}).loadFiles(fsys, root, paths)
 }
 
 // loadFiles reads paths; StdinPath means stdin when stdin is not nil (only
 // templates can come from there), and is an ordinary file name otherwise.
-func (l *fileLoader) loadFiles(fsys fs.FS, root *loadroot.Root, paths []string, skip ...string) ([]*manifest.Object, error) {
+func (l *fileLoader) loadFiles(fsys filesys.Reader, root *loadroot.Root, paths []string, skip ...string) ([]*manifest.Object, error) {
 	lim, what, stdin := l.lim, l.what, l.stdin
 	l.maxBytes = lim.OrDefault().FileBytes
 	l.read = userfs.ReadLimited(fsys, l.maxBytes)
@@ -187,7 +188,7 @@ func (l *fileLoader) text(f string) (string, []byte, error) {
 }
 
 // sameFile is a key under which two spellings of one path compare equal.
-func sameFile(fsys fs.FS, p string) string {
+func sameFile(fsys filesys.Reader, p string) string {
 	if abs, err := userfs.Abs(fsys, p); err == nil {
 		return abs
 	}
@@ -208,7 +209,7 @@ func anyObject(objs []*manifest.Object) bool {
 // manifestFiles lists the files behind p, and whether they were found by
 // walking a directory (rather than named by the user). The walk follows no
 // link to a directory; a link to a file must stay within p or root.
-func manifestFiles(fsys fs.FS, root *loadroot.Root, what, p string, skip map[string]bool) ([]string, bool, error) {
+func manifestFiles(fsys filesys.Reader, root *loadroot.Root, what, p string, skip map[string]bool) ([]string, bool, error) {
 	st, err := userfs.Stat(fsys, p)
 	if err != nil {
 		return nil, false, filepos.Errorf(filepos.Pos{File: p}, "cannot read %s: %v", what, filepos.FileError(err))

@@ -8,7 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/ordinary"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/model/limits"
@@ -54,7 +54,7 @@ func TestRunWideLimitStopsTheRead(t *testing.T) {
 			src.Limits = c.alone.Budget()
 			_, want := manifest.Parse(src)
 			read := 0
-			tpl := Templates{FS: userfs.Dir(dir), Limits: c.run.Budget(), Seen: func(int) { read++ }}
+			tpl := Templates{FS: filesys.Dir(dir), Limits: c.run.Budget(), Seen: func(int) { read++ }}
 			_, err := tpl.Load([]string{"t"})
 			if want == nil || err == nil || err.Error() != strings.Replace(want.Error(), limitOf(c.alone, c.key), limitOf(c.run, c.key), 1) {
 				t.Errorf("%s crossed in file %d: got %v\nwant %v", c.key, k, err, want)

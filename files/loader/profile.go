@@ -1,8 +1,7 @@
 package loader
 
 import (
-	"io/fs"
-
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/manifest"
@@ -11,20 +10,20 @@ import (
 
 // Profile reads the profile at path and the files it extends, each within
 // root (its Check; nil: anywhere) and the default file-size limit.
-func Profile(fsys fs.FS, root *loadroot.Root, path string) (*profiles.Profile, error) {
+func Profile(fsys filesys.Reader, root *loadroot.Root, path string) (*profiles.Profile, error) {
 	return loadProfile(fsys, path, root.Check)
 }
 
 // Fragments is how the profile's injection fragments are read: within
 // its file-size limit.
-func Fragments(fsys fs.FS, p *profiles.Profile) func(string) ([]byte, error) {
+func Fragments(fsys filesys.Reader, p *profiles.Profile) func(string) ([]byte, error) {
 	return userfs.ReadLimited(fsys, p.Limits.OrDefault().FileBytes)
 }
 
 // CRDs reads the profile's check.crds and the given files or directories
 // (--crds), so that render and check read custom resources alike. A given
 // path must not be a link leading out of the root.
-func CRDs(fsys fs.FS, root *loadroot.Root, p *profiles.Profile, given []string) ([]*manifest.Object, error) {
+func CRDs(fsys filesys.Reader, root *loadroot.Root, p *profiles.Profile, given []string) ([]*manifest.Object, error) {
 	var paths []string
 	for _, c := range p.Check.CRDs {
 		paths = append(paths, c.Value)

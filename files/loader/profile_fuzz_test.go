@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/filepos"
 )
 
@@ -26,7 +27,7 @@ func FuzzProfile(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
 		fsys := fstest.MapFS{"p.yaml": {Data: text}, "other.yaml": {Data: text}}
-		p, err := Profile(fsys, nil, "p.yaml")
+		p, err := Profile(filesys.NewMem(fsys), nil, "p.yaml")
 		if err == nil {
 			if p == nil {
 				t.Fatal("no profile and no error")

@@ -12,21 +12,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/filepos"
 )
-
-// FS is what the root is found on, read by the user's paths (package
-// userfs); an FS that can also follow symbolic links (RealPather, as
-// userfs.Dir) has them followed, any other is taken lexically.
-type FS = fs.FS
-
-// RealPather follows a path to where it really leads: absolute (or, for an
-// in-memory FS, clean), every symbolic link resolved. It fails on a path
-// that does not exist.
-type RealPather interface {
-	RealPath(name string) (string, error)
-}
 
 // Mode is --load-restrictor's value.
 type Mode int
@@ -55,7 +44,7 @@ func ParseMode(s string) (Mode, error) {
 
 // Root is the directory every file a profile names must lie within.
 type Root struct {
-	fsys  FS
+	fsys  filesys.Reader
 	off   bool
 	dir   string // where the root really is
 	cwd   string // where the working directory really is
@@ -66,8 +55,9 @@ type Root struct {
 // git work tree holding the working directory (a `.git` directory, or a
 // file as in a linked worktree), else, when the run names a profile (""
 // for none), the top of the work tree holding it (see profileTree), else
-// the working directory itself.
-func New(fsys FS, dir string, mode Mode, profile string) (*Root, error) {
+// the working directory itself. Links are followed as fsys follows them
+// (RealPath): filesys.Dir on the disk, filesys.Mem has none.
+func New(fsys filesys.Reader, dir string, mode Mode, profile string) (*Root, error) {
 	if mode == None {
 		return &Root{off: true}, nil
 	}
@@ -158,16 +148,9 @@ func (r *Root) holdsGit(d string) bool {
 	return err == nil
 }
 
-// isLink reports whether d itself is a symbolic link (on an FS that has
-// links).
+// isLink reports whether d itself is a symbolic link.
 func (r *Root) isLink(d string) bool {
-	l, ok := r.fsys.(interface {
-		Lstat(string) (fs.FileInfo, error)
-	})
-	if !ok {
-		return false
-	}
-	st, err := l.Lstat(d)
+	st, err := r.fsys.Lstat(d)
 	return err == nil && st.Mode()&fs.ModeSymlink != 0
 }
 
@@ -257,9 +240,9 @@ func (r *Root) lexical(path string) string {
 }
 
 // real is name made absolute with its links followed, or lexically clean on
-// an FS that has no links.
+// a file system that has no links.
 func (r *Root) real(name string) (string, error) {
-	return userfs.RealPath(r.fsys, name)
+	return r.fsys.RealPath(name)
 }
 
 // resolve is real for a path that may not exist yet: the nearest existing

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/model/filepos"
 )
 
@@ -55,7 +55,7 @@ func TestCheckFollowsLinks(t *testing.T) {
 	if err := os.Symlink("sub", filepath.Join(root, "in")); err != nil {
 		t.Fatal(err)
 	}
-	r, err := New(userfs.OS, root, RootOnly, "")
+	r, err := New(filesys.OS, root, RootOnly, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestCheckFollowsLinks(t *testing.T) {
 			t.Errorf("Check(%s): %v, want allowed=%v", path, err, ok)
 		}
 	}
-	if off, _ := New(userfs.OS, root, None, ""); off.Check("fragment", "/etc/passwd", filepos.Pos{}) != nil || !off.Off() {
+	if off, _ := New(filesys.OS, root, None, ""); off.Check("fragment", "/etc/passwd", filepos.Pos{}) != nil || !off.Off() {
 		t.Error("--load-restrictor none still checks")
 	}
 }
@@ -118,7 +118,7 @@ func TestRootHoldingTheProfile(t *testing.T) {
 		{"cwd", "../plain", "../repo/profiles/p.yaml", "../plain"},
 		{"tree/in", "", "../../repo/profiles/p.yaml", ".."},
 	} {
-		r, err := New(userfs.Dir(filepath.Join(base, c.cwd)), c.dir, RootOnly, c.profile)
+		r, err := New(filesys.Dir(filepath.Join(base, c.cwd)), c.dir, RootOnly, c.profile)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/internal/testing/fleetgen"
 )
 
@@ -15,7 +14,7 @@ func BenchmarkWriteStream(b *testing.B) {
 	for _, tenants := range []int{10, 100} {
 		f := fleetgen.Fleet{Apps: 20, Tenants: tenants}
 		b.Run(fmt.Sprintf("tenants=%d", tenants), func(b *testing.B) {
-			e := fleetEngine(b, f, action.Options{})
+			e := fleetEngine(b, f, engineOptions{})
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := WriteStream(e, io.Discard); err != nil {

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/render"
 )
@@ -28,11 +27,7 @@ func engine(t testing.TB, files map[string]string, set ...string) *render.Engine
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(text)}
 	}
-	e, err := action.Engine(fsys, action.Options{Profile: "p.yaml", Paths: []string{"a.yaml"}, Set: set})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return mustEngine(t, filesys.NewMem(fsys), engineOptions{Profile: "p.yaml", Paths: []string{"a.yaml"}, Set: set})
 }
 
 // tree is every file and directory under root: contents, and "/" for a directory.

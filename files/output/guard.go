@@ -24,12 +24,10 @@ const markerHeader = "# Written by `krender render -o`: the files below are kren
 	"# directory whole on its next run, and refuses to when it holds anything else (docs/output.md).\n"
 
 // Guard is what -o DIR must never replace besides files krender did not
-// write: the current directory and every input of the render.
+// write: the current directory (the file system's Getwd) and every input
+// of the render, read from the same file system.
 type Guard struct {
-	// WorkDir is where relative output paths start and the directory that
-	// -o must neither be nor hold; "" is the process's working directory.
-	WorkDir string
-	Inputs  []Input
+	Inputs []Input
 	// Profile is the profile's file as given: when DIR holds other
 	// renders' directories (-o rendered, a slip for -o rendered/prod), the
 	// one named after it is the one suggested.
@@ -39,7 +37,6 @@ type Guard struct {
 // Input is a file or directory the render reads.
 type Input struct {
 	Name string // as the command line or the profile gives it
-	Path string // where it is: absolute, or relative to WorkDir
 	What string // "template", "profile", "fragment"
 	Dir  bool   // a directory of templates, walked
 }
@@ -117,7 +114,7 @@ func dirError(dir, format string, args ...any) error {
 // checkPlaces refuses a DIR that is or holds the current directory or an
 // input, or lies inside a templates directory.
 func (w Writer) checkPlaces(dir string) error {
-	wd, err := w.workDir()
+	wd, err := w.fs().Getwd()
 	if err != nil {
 		return err
 	}
@@ -130,7 +127,7 @@ func (w Writer) checkPlaces(dir string) error {
 		return dirError(dir, "the output directory holds the current directory; krender replaces DIR whole and would delete everything else in it: give a directory of its own, such as rendered/")
 	}
 	for _, in := range w.Guard.Inputs {
-		p := w.resolve(wd, in.Path)
+		p := w.resolve(wd, in.Name)
 		switch {
 		case p == at:
 			return dirError(dir, "the output directory is %s, which this render reads; krender replaces DIR whole and would delete it: give a directory of its own", in)
@@ -143,26 +140,17 @@ func (w Writer) checkPlaces(dir string) error {
 	return nil
 }
 
-func (w Writer) workDir() (string, error) {
-	if w.Guard.WorkDir == "" {
-		return filesys.OS.Getwd()
-	}
-	return filesys.Dir(w.Guard.WorkDir).Getwd()
-}
-
-// resolve makes p absolute from wd and, on the real file system seen from
-// the working directory (filesys.OS, where wd is), follows the symbolic
-// links of the part of it that exists.
+// resolve makes p absolute from wd, the file system's working directory,
+// and follows the symbolic links of the part of it that exists (RealPath:
+// a file system without links, such as filesys.Mem, takes it lexically).
 func (w Writer) resolve(wd, p string) string {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(wd, p)
 	}
 	p = filepath.Clean(p)
-	if d, ok := w.fs().(filesys.Dir); !ok || d != filesys.OS {
-		return p
-	}
+	fsys := w.fs()
 	for rest := ""; ; {
-		if r, err := filesys.OS.RealPath(p); err == nil {
+		if r, err := fsys.RealPath(p); err == nil {
 			return filepath.Join(r, rest)
 		}
 		parent := filepath.Dir(p)

@@ -1,6 +1,8 @@
 package output
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -91,23 +93,49 @@ func TestMarkerListsOnlyKrendersNames(t *testing.T) {
 	}
 }
 
-// The working directory, its parents and the inputs are refused on paths
-// alone, before anything is read or written.
+// The working directory (the file system's), its parents and the inputs
+// are refused on paths alone, before anything is read or written.
 func TestGuardPlaces(t *testing.T) {
 	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
-	g := Guard{WorkDir: "/repo", Inputs: []Input{
-		{Name: "templates", Path: "templates", What: "template", Dir: true},
-		{Name: "/etc/krender/p.yaml", Path: "/etc/krender/p.yaml", What: "profile"},
+	repo := filepath.Join(t.TempDir(), "repo")
+	if err := os.MkdirAll(filepath.Join(repo, "templates"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	profile := filepath.Join(filepath.Dir(repo), "etc", "krender", "p.yaml")
+	g := Guard{Inputs: []Input{
+		{Name: "templates", What: "template", Dir: true},
+		{Name: profile, What: "profile"},
 	}}
 	for dir, want := range map[string]string{
-		".":                "is the current directory",
-		"/repo":            "is the current directory",
-		"..":               "holds the current directory",
-		"/":                "holds the current directory",
-		"templates":        "is the templates directory templates",
-		"templates/out":    "is inside the templates directory templates",
-		"/etc":             "holds the profile /etc/krender/p.yaml",
-		"sub/../templates": "is the templates directory templates",
+		".":                                 "is the current directory",
+		repo:                                "is the current directory",
+		"..":                                "holds the current directory",
+		"/":                                 "holds the current directory",
+		"templates":                         "is the templates directory templates",
+		"templates/out":                     "is inside the templates directory templates",
+		filepath.Dir(filepath.Dir(profile)): "holds the profile " + profile,
+		"sub/../templates":                  "is the templates directory templates",
+	} {
+		_, err := (Writer{FS: filesys.ReadOnly(filesys.Dir(repo)), Guard: g}).WriteDir(e, dir)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("-o %s: %v, want %q", dir, err, want)
+		}
+	}
+	if _, err := (Writer{FS: filesys.Dir(repo), Guard: g}).WriteDir(e, "rendered/prod"); err != nil {
+		t.Fatalf("a directory of its own: %v", err)
+	}
+}
+
+// In memory, the working directory is Mem's "." and paths are taken
+// lexically: the guard holds there too.
+func TestGuardPlacesInMemory(t *testing.T) {
+	e := engine(t, map[string]string{"p.yaml": threeTenants, "a.yaml": twoMaps})
+	g := Guard{Inputs: []Input{{Name: "templates", What: "template", Dir: true}}}
+	for dir, want := range map[string]string{
+		".":             "is the current directory",
+		"/":             "is the current directory",
+		"templates":     "is the templates directory templates",
+		"templates/out": "is inside the templates directory templates",
 	} {
 		mem := &filesys.Mem{}
 		_, err := (Writer{FS: mem, Guard: g}).WriteDir(e, dir)
@@ -117,10 +145,6 @@ func TestGuardPlaces(t *testing.T) {
 		if got := tree(t, mem, "/"); len(got) != 1 {
 			t.Errorf("-o %s wrote %v", dir, got)
 		}
-	}
-	mem := &filesys.Mem{}
-	if _, err := (Writer{FS: mem, Guard: g}).WriteDir(e, "rendered/prod"); err != nil {
-		t.Fatalf("a directory of its own: %v", err)
 	}
 }
 

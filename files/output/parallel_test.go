@@ -8,7 +8,6 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/model/manifest"
@@ -16,16 +15,11 @@ import (
 )
 
 // fleetEngine builds an engine over a generated fleet held in memory.
-func fleetEngine(t testing.TB, f fleetgen.Fleet, opts action.Options) *render.Engine {
+func fleetEngine(t testing.TB, f fleetgen.Fleet, opts engineOptions) *render.Engine {
 	t.Helper()
-	fsys := f.FS()
 	opts.Profile = fleetgen.Profile
 	opts.Paths = []string{fleetgen.AppsDir}
-	e, err := action.Engine(fsys, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return mustEngine(t, filesys.NewMem(f.FS()), opts)
 }
 
 // serialStream is the output as one encoder writes it when rendering the
@@ -49,7 +43,7 @@ func serialStream(t *testing.T, e *render.Engine) []byte {
 
 func TestParallelOutputMatchesSerial(t *testing.T) {
 	f := fleetgen.Fleet{Apps: 4, Tenants: 37}
-	e := fleetEngine(t, f, action.Options{})
+	e := fleetEngine(t, f, engineOptions{})
 	want := serialStream(t, e)
 	if n := bytes.Count(want, []byte("\nkind: ")) + bytes.Count(want[:6], []byte("kind: ")); n == 0 {
 		t.Fatal("the generated fleet rendered no objects")
@@ -88,10 +82,7 @@ func TestStreamJoinsUnitsLikeOneEncoder(t *testing.T) {
 		"p.yaml":   {Data: []byte("tenants:\n  a: {}\n  b: {}\n  c: {}\n")},
 		"one.yaml": {Data: []byte("---\n# first\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\n# second\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n")},
 	}
-	e, err := action.Engine(fsys, action.Options{Profile: "p.yaml", Paths: []string{"one.yaml"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustEngine(t, filesys.NewMem(fsys), engineOptions{Profile: "p.yaml", Paths: []string{"one.yaml"}})
 	want := serialStream(t, e)
 	for _, workers := range []int{1, 3} {
 		e.Workers = workers
@@ -126,10 +117,7 @@ func TestFirstFailingTenantInOrderIsReported(t *testing.T) {
 	for name, text := range files {
 		fsys[name] = &fstest.MapFile{Data: text}
 	}
-	e, err := action.Engine(fsys, action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := mustEngine(t, filesys.NewMem(fsys), engineOptions{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	for _, workers := range []int{1, 2, 7} {
 		e.Workers = workers
 		var out bytes.Buffer

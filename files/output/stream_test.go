@@ -5,7 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/model/manifest"
@@ -30,7 +29,7 @@ func (r recordingFs) ReadFile(name string) ([]byte, error) {
 func TestCompareStreams(t *testing.T) {
 	f := fleetgen.Fleet{Apps: 2, Tenants: 40}
 	mem := &filesys.Mem{}
-	if _, err := (Writer{FS: mem}).WriteDir(fleetEngine(t, f, action.Options{}), "golden"); err != nil {
+	if _, err := (Writer{FS: mem}).WriteDir(fleetEngine(t, f, engineOptions{}), "golden"); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -40,7 +39,7 @@ func TestCompareStreams(t *testing.T) {
 		events = append(events, ev)
 		mu.Unlock()
 	}
-	e := fleetEngine(t, f, action.Options{AfterStage: func(_ string, s *manifest.Set) { note("render " + s.Tenant) }})
+	e := fleetEngine(t, f, engineOptions{AfterStage: func(_ string, s *manifest.Set) { note("render " + s.Tenant) }})
 	e.Workers = 2
 	rec := recordingFs{FileSystem: mem, opened: func(name string) {
 		if strings.HasSuffix(name, ".yaml") {

@@ -1,78 +1,37 @@
 // Package userfs reads files by the paths a user types (relative to the
-// working directory, or absolute, "../" allowed) through io/fs, so that
-// errors name them as typed; Dir (filesys.Dir) takes such paths.
-// The functions here accept any fs.FS: a file system other than Dir (an
-// fstest.MapFS in tests) gets the path cleaned into fs.ValidPath form.
+// working directory, or absolute, "../" allowed), so that errors name them
+// as typed. The file system takes the path as typed, as every
+// filesys.Reader does (filesys.Dir, filesys.Mem, gitfs.FS), and says itself
+// where relative paths start (Getwd): nothing here asks which file system
+// it was given.
 package userfs
 
 import (
 	"io"
 	"io/fs"
-	"path"
 	"path/filepath"
-
-	"strings"
 
 	"github.com/krender/krender/files/filesys"
 )
 
-// Dir is the real file system (filesys.Dir), kept under its old name.
-type Dir = filesys.Dir
-
-// OS is the real file system seen from the working directory.
-const OS = filesys.OS
-
-// name is the path fsys is asked for: as typed for Dir, else cleaned and
-// slash-separated (an in-memory file system's working directory is "."
-// with nothing above it).
-func name(fsys fs.FS, p string) string {
-	if _, ok := fsys.(Dir); ok {
-		return p
-	}
-	return Clean(p)
-}
-
-// Clean is p as an in-memory file system names it: slash-separated,
-// cleaned, without a leading "./"; a path leaving "." keeps its "..".
-func Clean(p string) string {
-	return strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./")
-}
-
 // ReadFile reads the file the user named p.
-func ReadFile(fsys fs.FS, p string) ([]byte, error) { return fs.ReadFile(fsys, name(fsys, p)) }
+func ReadFile(fsys fs.FS, p string) ([]byte, error) { return fs.ReadFile(fsys, p) }
 
 // Stat describes the file the user named p.
-func Stat(fsys fs.FS, p string) (fs.FileInfo, error) { return fs.Stat(fsys, name(fsys, p)) }
+func Stat(fsys fs.FS, p string) (fs.FileInfo, error) { return fs.Stat(fsys, p) }
 
 // ReadDir lists the directory the user named p, sorted by name.
-func ReadDir(fsys fs.FS, p string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name(fsys, p)) }
+func ReadDir(fsys fs.FS, p string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, p) }
 
-// Open opens the file the user named p.
-func Open(fsys fs.FS, p string) (fs.File, error) { return fsys.Open(name(fsys, p)) }
-
-// RealPath is p made absolute with every link followed (Dir, or any FS
-// with a RealPath method), or cleaned (a file system without links, such
-// as fstest.MapFS).
-func RealPath(fsys fs.FS, p string) (string, error) {
-	if r, ok := fsys.(interface{ RealPath(string) (string, error) }); ok {
-		return r.RealPath(p)
-	}
-	return Clean(p), nil
-}
-
-// Abs is p made absolute from fsys's working directory (a FileSystem's
-// Getwd), without following links: a key under which two spellings of one
-// path compare equal. A file system without a working directory (such as
-// fstest.MapFS) gets p cleaned.
-func Abs(fsys fs.FS, p string) (string, error) {
+// Abs is p made absolute from fsys's working directory (Getwd), without
+// following links: a key under which two spellings of one path compare
+// equal. On a file system whose working directory is "." (filesys.Mem), it
+// is p cleaned.
+func Abs(fsys filesys.Reader, p string) (string, error) {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p), nil
 	}
-	w, ok := fsys.(interface{ Getwd() (string, error) })
-	if !ok {
-		return Clean(p), nil
-	}
-	wd, err := w.Getwd()
+	wd, err := fsys.Getwd()
 	if err != nil {
 		return "", err
 	}
@@ -84,7 +43,7 @@ func Abs(fsys fs.FS, p string) (string, error) {
 // huge file whole.
 func ReadLimited(fsys fs.FS, max int) func(string) ([]byte, error) {
 	return func(p string) ([]byte, error) {
-		f, err := Open(fsys, p)
+		f, err := fsys.Open(p)
 		if err != nil {
 			return nil, err
 		}

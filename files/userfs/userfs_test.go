@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"testing/fstest"
+
+	"github.com/krender/krender/files/filesys"
 )
 
 // Dir takes the paths os.DirFS refuses (absolute, "..", "./"), and its
@@ -19,7 +21,7 @@ func TestDirTakesUserPaths(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(top, "p.yaml"), []byte("up"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d := Dir(filepath.Join(top, "work"))
+	d := filesys.Dir(filepath.Join(top, "work"))
 	for _, name := range []string{"../p.yaml", "./sub/../../p.yaml", filepath.Join(top, "p.yaml")} {
 		b, err := ReadFile(d, name)
 		if err != nil || string(b) != "up" {
@@ -31,22 +33,21 @@ func TestDirTakesUserPaths(t *testing.T) {
 	}
 	t.Chdir(string(d))
 	for _, name := range []string{"./missing.yaml", "../missing.yaml", "sub//missing.yaml"} {
-		_, err := ReadFile(OS, name)
+		_, err := ReadFile(filesys.OS, name)
 		var pe *fs.PathError
 		if !errors.As(err, &pe) || pe.Path != name {
 			t.Errorf("error %v does not name %s as typed", err, name)
 		}
 	}
-	real, err := RealPath(d, "sub/..")
+	real, err := d.RealPath("sub/..")
 	if want, _ := filepath.EvalSymlinks(string(d)); err != nil || real != want {
 		t.Errorf("RealPath(sub/..) = %q, %v; want %q", real, err, want)
 	}
 }
 
-// An in-memory file system is asked for the cleaned path, so tests can
-// name files as users do.
-func TestMapFSGetsCleanPaths(t *testing.T) {
-	m := fstest.MapFS{"t/a.yaml": {Data: []byte("a")}}
+// A file system in memory takes paths as users type them too, cleaned.
+func TestMemTakesUserPaths(t *testing.T) {
+	m := filesys.NewMem(fstest.MapFS{"t/a.yaml": {Data: []byte("a")}})
 	for _, name := range []string{"t/a.yaml", "./t/a.yaml", "t//a.yaml", "t/x/../a.yaml"} {
 		if b, err := ReadFile(m, name); err != nil || string(b) != "a" {
 			t.Errorf("ReadFile(%q) = %q, %v", name, b, err)
@@ -58,7 +59,7 @@ func TestMapFSGetsCleanPaths(t *testing.T) {
 	if es, err := ReadDir(m, "./t"); err != nil || len(es) != 1 {
 		t.Errorf("ReadDir(./t) = %v, %v", es, err)
 	}
-	if p, err := RealPath(m, "./t/../../x"); err != nil || p != "../x" {
+	if p, err := m.RealPath("./t/../../x"); err != nil || p != "../x" {
 		t.Errorf("RealPath keeps the leading ..: got %q, %v", p, err)
 	}
 	if b, err := ReadLimited(m, 0)("./t/a.yaml"); err != nil || string(b) != "a" {
@@ -68,19 +69,19 @@ func TestMapFSGetsCleanPaths(t *testing.T) {
 
 // TestAbs: a path is made absolute from the file system's own working
 // directory, not the process's, so that a file system standing for another
-// directory keys its paths there; one without a working directory keys
-// them cleaned.
+// directory keys its paths there; one in memory, whose working directory
+// is ".", keys them cleaned.
 func TestAbs(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
-		fsys fs.FS
+		fsys filesys.Reader
 		p    string
 		want string
 	}{
-		{Dir(dir), "profiles/../a.yaml", filepath.Join(dir, "a.yaml")},
-		{Dir(dir), "/etc/x/../y", "/etc/y"},
-		{fstest.MapFS{}, "./profiles//a.yaml", "profiles/a.yaml"},
-		{fstest.MapFS{}, "../a.yaml", "../a.yaml"},
+		{filesys.Dir(dir), "profiles/../a.yaml", filepath.Join(dir, "a.yaml")},
+		{filesys.Dir(dir), "/etc/x/../y", "/etc/y"},
+		{&filesys.Mem{}, "./profiles//a.yaml", "profiles/a.yaml"},
+		{&filesys.Mem{}, "../a.yaml", "../a.yaml"},
 	} {
 		got, err := Abs(c.fsys, c.p)
 		if err != nil || got != c.want {

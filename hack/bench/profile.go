@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/fleetgen"
 )
 
@@ -19,7 +19,7 @@ import (
 // CPU profiler: the same engine the CLI runs, so its profile says where
 // krender's time goes.
 func profileRender(dir, out string) error {
-	e, err := action.Engine(userfs.Dir(dir), action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	e, err := action.Engine(filesys.Dir(dir), action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/lint/fieldcheck"
 	"github.com/krender/krender/model/manifest"
@@ -13,7 +14,7 @@ import (
 // rendered: a clean object, so the fast path answers alone.
 func BenchmarkCheckDeployment(b *testing.B) {
 	f := fleetgen.Fleet{Apps: 1, Tenants: 1}
-	e, err := action.Engine(f.FS(), action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
+	e, err := action.Engine(filesys.NewMem(f.FS()), action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/kube/kubescheme"
 	"github.com/krender/krender/lint/fieldcheck"
@@ -103,7 +104,7 @@ func objectFiles(t testing.TB) []objectFile {
 	}
 	f := fleetgen.Fleet{Apps: 20, Tenants: 2}
 	fsys := f.FS()
-	e, err := action.Engine(fsys, action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir, fleetgen.CustomDir}})
+	e, err := action.Engine(filesys.NewMem(fsys), action.Options{Profile: fleetgen.Profile, Paths: []string{fleetgen.AppsDir, fleetgen.CustomDir}})
 	if err != nil {
 		t.Fatal(err)
 	}

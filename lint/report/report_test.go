@@ -9,7 +9,7 @@ import (
 	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/report"
 	"github.com/krender/krender/lint/rule"
@@ -19,7 +19,7 @@ import (
 
 func findings(t *testing.T, dir string) []rule.Finding {
 	t.Helper()
-	fsRes, err := (&action.Check{FS: userfs.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
+	fsRes, err := (&action.Check{FS: filesys.Dir(dir), Options: action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}}, Validator: validator.APIServer{}}).Run(t.Context())
 	fs := fsRes.Findings
 	if err != nil {
 		t.Fatal(err)

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render/contenthash"
@@ -98,7 +98,7 @@ func BenchmarkRender(b *testing.B) {
 			dir := fleet(b, n)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				e, err := action.Engine(userfs.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"templates"}})
+				e, err := action.Engine(filesys.Dir(dir), action.Options{Profile: "profile.yaml", Paths: []string{"templates"}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -131,7 +131,7 @@ func BenchmarkStage(b *testing.B) {
 	for _, n := range fleetSizes {
 		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
 			dir := fleet(b, n)
-			tpls, err := loader.LoadTemplates(userfs.Dir(dir), []string{"templates"})
+			tpls, err := loader.LoadTemplates(filesys.Dir(dir), []string{"templates"})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/render/contenthash"
 )
@@ -38,7 +39,7 @@ spec:
 `
 	render := func(profile string) []map[string]any {
 		fsys := fstest.MapFS{"profile.yaml": {Data: []byte(profile)}, "app.yaml": {Data: []byte(templates)}}
-		e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+		e, err := action.Engine(filesys.NewMem(fsys), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 		if err != nil {
 			t.Fatal(err)
 		}

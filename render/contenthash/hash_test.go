@@ -13,6 +13,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/render/contenthash"
@@ -176,7 +177,7 @@ func renderRoll(t *testing.T, mode string, set ...string) (cm, podTemplate map[s
 		"profile.yaml": {Data: []byte("vars: {LEVEL: info, RELEASE: r1}\nhash: {mode: " + mode + "}\n")},
 		"app.yaml":     {Data: []byte(rollTemplates)},
 	}
-	e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}, Set: set})
+	e, err := action.Engine(filesys.NewMem(fsys), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}, Set: set})
 	if err != nil {
 		t.Fatal(err)
 	}

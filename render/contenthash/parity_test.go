@@ -15,8 +15,8 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/render/contenthash"
@@ -41,7 +41,7 @@ func kustomize(t *testing.T, dir string) []map[string]any {
 // renderDir runs krender on dir as the CLI would and returns the objects and notes.
 func renderDir(t *testing.T, dir, profile string, paths ...string) ([]map[string]any, []filepos.Note) {
 	t.Helper()
-	e, err := action.Engine(userfs.Dir(dir), action.Options{Profile: profile, Paths: paths})
+	e, err := action.Engine(filesys.Dir(dir), action.Options{Profile: profile, Paths: paths})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/model/profiles"
 )
@@ -38,7 +38,7 @@ func TestShellPipelineParity(t *testing.T) {
 	envsubst := testtool.Find(t, "KRENDER_ENVSUBST", []string{"envsubst"}, "GNU envsubst not installed; the shell pipeline parity is not checked")
 
 	profile := filepath.Join(parityDir, "profile.yaml")
-	p, err := loader.Profile(userfs.OS, nil, profile)
+	p, err := loader.Profile(filesys.OS, nil, profile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestShellPipelineParity(t *testing.T) {
 		t.Errorf("%s is not what the real pipeline prints now (regenerate with -regen-parity and review):\n%s", golden, lineDiff(string(kept), string(want)))
 	}
 
-	e, err := action.Engine(userfs.OS, action.Options{Profile: profile, Tenants: []string{"tenant-a"}, Paths: []string{"../../templates"}})
+	e, err := action.Engine(filesys.OS, action.Options{Profile: profile, Tenants: []string{"tenant-a"}, Paths: []string{"../../templates"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 )
 
 // BenchmarkRender renders 1,000 Deployments (each with hand-written
@@ -35,7 +36,7 @@ spec:
 		b.Run(strategy, func(b *testing.B) {
 			prof := strings.Replace(profile, "strategy: split", "strategy: "+strategy+"\n  zone: ap-northeast-2a", 1)
 			fsys := fstest.MapFS{"profile.yaml": {Data: []byte(prof)}, "app.yaml": {Data: []byte(tpl.String())}}
-			e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+			e, err := action.Engine(filesys.NewMem(fsys), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 			if err != nil {
 				b.Fatal(err)
 			}

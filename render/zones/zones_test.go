@@ -18,7 +18,7 @@ import (
 	k8syaml "sigs.k8s.io/yaml"
 
 	"github.com/krender/krender/action"
-	"github.com/krender/krender/files/userfs"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/lint/fieldcheck"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/workload"
@@ -145,7 +145,7 @@ func renderSplit(t *testing.T) *manifest.Set {
 		"profile.yaml": {Data: []byte(profile)},
 		"app.yaml":     {Data: []byte(templates)},
 	}
-	e, err := action.Engine(fsys, action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
+	e, err := action.Engine(filesys.NewMem(fsys), action.Options{Profile: "profile.yaml", Paths: []string{"app.yaml"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestOutputDecodesStrictly(t *testing.T) {
 			t.Fatal(err)
 		}
 		args := strings.Fields(string(raw)) // render -p PROFILE PATH...
-		e, err := action.Engine(userfs.Dir(filepath.Join("../../testdata/zones", dir)), action.Options{Profile: args[2], Paths: args[3:]})
+		e, err := action.Engine(filesys.Dir(filepath.Join("../../testdata/zones", dir)), action.Options{Profile: args[2], Paths: args[3:]})
 		if err != nil {
 			t.Fatal(err)
 		}

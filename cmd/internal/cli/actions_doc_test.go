@@ -9,9 +9,6 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
-
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 // cobrasOwn is the action cell of a command cobra brings (help,
@@ -42,8 +39,8 @@ func TestArchitectureNamesEveryAction(t *testing.T) {
 			rows[m[1]] = []string{m[3], m[4]}
 		}
 	}
-	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: userfs.Dir("../../.."),
-		outFS: &filesys.Mem{}, env: noEnv, mask: &masker{}}
+	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: inTree("../../.."),
+		env: noEnv, mask: &masker{}}
 	seen := map[string]bool{}
 	var walk func(c *cobra.Command, cobras bool)
 	walk = func(c *cobra.Command, cobras bool) {

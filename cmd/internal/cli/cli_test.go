@@ -10,14 +10,13 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
 func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runChecked(t, args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), filesys.OS, noEnv)
+	code := runChecked(t, args, strings.NewReader(""), &out, &errb, filesys.Dir(dir), noEnv)
 	return out.String(), errb.String(), code
 }
 
@@ -215,10 +214,10 @@ func TestOutputThroughGivenFS(t *testing.T) {
 		"p.yaml": {Data: []byte("vars: {V: one}\ntenants:\n  t1: {}\n")},
 		"a.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  v: ${V}\n")},
 	}
-	mem := &filesys.Mem{}
-	runMem := func(out filesys.FileSystem, args ...string) (string, string, int) {
+	mem := filesys.NewMem(src)
+	runMem := func(fsys filesys.FileSystem, args ...string) (string, string, int) {
 		var stdout, stderr bytes.Buffer
-		code := run(args, &stdout, &stderr, src, out)
+		code := run(args, &stdout, &stderr, fsys)
 		return stdout.String(), stderr.String(), code
 	}
 	if out, errs, code := runMem(mem, "render", "-p", "p.yaml", "-o", "rendered", "a.yaml"); code != 0 || out != "" {

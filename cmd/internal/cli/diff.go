@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -130,7 +129,7 @@ func (h *host) diffBase(ctx context.Context, d *diff.Diff, ref, dir string) (rel
 
 // diffRoots finds each side's load root: outside any work tree, the one
 // holding the first profile (see loadroot.New).
-func diffRoots(d *diff.Diff, rf *rootFlags, head fs.FS) (err error) {
+func diffRoots(d *diff.Diff, rf *rootFlags, head filesys.Reader) (err error) {
 	first := ""
 	if len(d.Profiles) > 0 {
 		first = d.Profiles[0]

@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action/diff"
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 // gitRepo is a repository in a temporary directory holding the fleet
@@ -89,7 +87,7 @@ func TestDiffBaseFromGit(t *testing.T) {
 	before := repoState(t, top)
 	env := withGit(t, noEnv)
 	var out, errb bytes.Buffer
-	code := runWith([]string{"diff", "--base", "main", "-p", "profile.yaml", "-o", "json", "templates"}, strings.NewReader(""), &out, &errb, userfs.Dir(top), &filesys.Mem{}, env)
+	code := runWith([]string{"diff", "--base", "main", "-p", "profile.yaml", "-o", "json", "templates"}, strings.NewReader(""), &out, &errb, inTree(top), env)
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1 (changes): %s", code, errb.String())
 	}
@@ -123,7 +121,7 @@ func TestDiffBaseFromGit(t *testing.T) {
 
 	out.Reset()
 	errb.Reset()
-	code = runWith([]string{"diff", "--base", "origin/nope", "-p", "profile.yaml", "templates"}, strings.NewReader(""), &out, &errb, userfs.Dir(top), &filesys.Mem{}, env)
+	code = runWith([]string{"diff", "--base", "origin/nope", "-p", "profile.yaml", "templates"}, strings.NewReader(""), &out, &errb, inTree(top), env)
 	if code != exitError || out.Len() != 0 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "--base origin/nope: no such commit") {
 		t.Errorf("unknown REF: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
@@ -133,7 +131,7 @@ func TestDiffBaseFromGit(t *testing.T) {
 func TestDiffPrintsNoSecret(t *testing.T) {
 	for _, format := range []string{"text", "markdown", "json"} {
 		var out bytes.Buffer
-		code := runWith([]string{"diff", "--base-dir", "base/fleet", "-p", "profile.yaml", "-o", format, "templates"}, strings.NewReader(""), &out, io.Discard, userfs.Dir("../../../testdata/diff/fleet"), &filesys.Mem{}, noEnv)
+		code := runWith([]string{"diff", "--base-dir", "base/fleet", "-p", "profile.yaml", "-o", format, "templates"}, strings.NewReader(""), &out, io.Discard, inTree("../../../testdata/diff/fleet"), noEnv)
 		if code != exitFindings || !strings.Contains(out.String(), "api-token") {
 			t.Fatalf("-o %s: exit %d, the Secret's change not shown:\n%s", format, code, out.String())
 		}

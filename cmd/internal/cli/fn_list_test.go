@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,9 +11,9 @@ import (
 	"go.yaml.in/yaml/v4"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/validator"
@@ -22,7 +21,7 @@ import (
 )
 
 // repo reads the repository's bundled profiles and templates.
-var repo = userfs.Dir("../../..")
+var repo = filesys.Dir("../../..")
 
 // wrapList wraps objects as an orchestrator would send them.
 func wrapList(t *testing.T, objs []*manifest.Object, spec string) string {
@@ -49,7 +48,7 @@ func wrapList(t *testing.T, objs []*manifest.Object, spec string) string {
 	return b.String()
 }
 
-func runFn(t *testing.T, fsys fs.FS, in string) (map[string]any, string, error) {
+func runFn(t *testing.T, fsys filesys.Reader, in string) (map[string]any, string, error) {
 	t.Helper()
 	// The notes (stderr's messages) are TestNotesNameTheFile's subject, not these tests'.
 	_, out, err := krmFunction(t.Context(), []byte(in), fsys, &action.Fn{FS: fsys, Validator: validator.APIServer{}})
@@ -159,8 +158,8 @@ functionConfig:
       IMAGE: nginx:1.27
 `
 
-func smallFS() fstest.MapFS {
-	return fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello}\n")}}
+func smallFS() filesys.Reader {
+	return filesys.NewMem(fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello}\n")}})
 }
 
 func TestCommentsAnnotationsAndResults(t *testing.T) {
@@ -242,7 +241,7 @@ func TestFnErrors(t *testing.T) {
 }
 
 func TestFnTenants(t *testing.T) {
-	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello, IMAGE: x}\ntenants:\n  a: {vars: {GREETING: hi-a}}\n  b: {}\n")}}
+	fsys := filesys.NewMem(fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hello, IMAGE: x}\ntenants:\n  a: {vars: {GREETING: hi-a}}\n  b: {}\n")}})
 	if _, _, err := runFn(t, fsys, small); err == nil || !strings.Contains(err.Error(), "has tenants (a, b): name one in spec.tenant") {
 		t.Fatalf("no tenant: %v", err)
 	}

@@ -8,8 +8,8 @@ import (
 	"testing/fstest"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/validator"
 )
 
@@ -97,7 +97,7 @@ func TestErrorsNameTheFile(t *testing.T) {
 		{"a device", "{}", "{config.kubernetes.io/path: ../../../../../../../../dev/zero}", "../../../../../../../../dev/zero: Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"},
 		{"no annotation", "{}", "{}", "stdin:20:47: Pod/web spec.containers[0].env[0].value (items[1]): undefined variable ${LEVEL}"},
 	} {
-		_, _, err := runFn(t, fsys, locatedList(c.ann0, c.ann1, "{}"))
+		_, _, err := runFn(t, filesys.NewMem(fsys), locatedList(c.ann0, c.ann1, "{}"))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: error\n%v\nwant it to start with\n%s", c.name, err, c.want)
 		}
@@ -105,11 +105,11 @@ func TestErrorsNameTheFile(t *testing.T) {
 
 	// functionConfig's own file, its YAML key and a did-you-mean.
 	in := strings.Replace(locatedList("{}", "{}", `{config.kubernetes.io/origin: "path: app/fn.yaml\n"}`), "    profile: p.yaml\n", "    profile: p.yaml\n    tennant: a\n", 1)
-	_, _, err := runFn(t, fsys, in)
+	_, _, err := runFn(t, filesys.NewMem(fsys), in)
 	if want := "app/fn.yaml:8:3: functionConfig spec.tennant: unknown key (did you mean tenant?); spec takes profile, tenant, set, check"; err == nil || err.Error() != want {
 		t.Errorf("functionConfig typo: %v\nwant %s", err, want)
 	}
-	_, _, err = runFn(t, fsys, strings.Replace(locatedList("{}", "{}", "{}"), "    profile: p.yaml\n", "    profile: [p.yaml]\n    set: {A: {b: c}}\n", 1))
+	_, _, err = runFn(t, filesys.NewMem(fsys), strings.Replace(locatedList("{}", "{}", "{}"), "    profile: p.yaml\n", "    profile: [p.yaml]\n    set: {A: {b: c}}\n", 1))
 	if want := "stdin:31:14: functionConfig spec.profile: want a string (to name the file, kustomize: buildMetadata: [originAnnotations])\nstdin:32:14: functionConfig spec.set.A: want a string value for A"; err == nil || err.Error() != want {
 		t.Errorf("functionConfig types: %v\nwant %s", err, want)
 	}
@@ -120,7 +120,7 @@ func TestErrorsNameTheFile(t *testing.T) {
 func TestNotesNameTheFile(t *testing.T) {
 	fsys := fstest.MapFS{"p.yaml": {Data: []byte("vars: {GREETING: hi, LEVEL: debug}\n")}, "app/pod.yaml": {Data: []byte(podFile)}}
 	in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: app/pod.yaml}", "{}"), "      - name: FLAGS\n        value: --greeting=${GREETING} --level=${LEVEL}\n", "      - {name: A, valueFrom: {secretKeyRef: {name: missing, key: k}}}\n", 1)
-	notes, out, err := krmFunction(t.Context(), []byte(in), fsys, &action.Fn{FS: fsys, Validator: validator.APIServer{}})
+	notes, out, err := krmFunction(t.Context(), []byte(in), fsys, &action.Fn{FS: filesys.NewMem(fsys), Validator: validator.APIServer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,11 +151,11 @@ func TestLocateReadsOnlyRegularFiles(t *testing.T) {
 	zero := strings.Repeat("../", 40) + "dev/zero"
 	for _, name := range []string{zero, "."} {
 		in := strings.Replace(locatedList("{}", "{config.kubernetes.io/path: '"+name+"'}", "{}"), "profile: p.yaml", "profile: "+p, 1)
-		none, err := loadroot.New(userfs.OS, "", loadroot.None, "") // the profile is in a temporary directory
+		none, err := loadroot.New(filesys.OS, "", loadroot.None, "") // the profile is in a temporary directory
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = krmFunction(t.Context(), []byte(in), userfs.OS, &action.Fn{FS: userfs.OS, Root: none, Validator: validator.APIServer{}})
+		_, _, err = krmFunction(t.Context(), []byte(in), filesys.OS, &action.Fn{FS: filesys.OS, Root: none, Validator: validator.APIServer{}})
 		if want := name + ": Pod/web spec.containers[0].env[0].value: undefined variable ${LEVEL}"; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %s", err, want)
 		}

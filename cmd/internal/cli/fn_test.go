@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
@@ -31,7 +30,7 @@ functionConfig:
 	env := &fakeEnv{vars: map[string]string{"TOKEN": "tok-0123456789"}}
 	fn := func(in string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, userfs.Dir(dir), filesys.OS, env.get)
+		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, filesys.Dir(dir), env.get)
 		return out.String(), errb.String(), code
 	}
 	out, errs, code := fn(list("p-${A}"), "--set-env", "TOKEN")
@@ -86,7 +85,7 @@ functionConfig:
 	}
 	fn := func(in string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith([]string{"fn"}, strings.NewReader(in), &out, &errb, userfs.Dir(dir), filesys.OS, noEnv)
+		code := runWith([]string{"fn"}, strings.NewReader(in), &out, &errb, filesys.Dir(dir), noEnv)
 		return out.String(), errb.String(), code
 	}
 	out, errs, code := fn(list("app:${TAGG}", "80"))

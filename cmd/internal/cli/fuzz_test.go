@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -91,10 +90,10 @@ func FuzzRender(f *testing.F) {
 
 // fuzzRun runs one command and fails on anything but a clean outcome; ok
 // is exit status 0.
-func fuzzRun(t *testing.T, fsys fs.FS, input []byte, args ...string) (string, bool) {
+func fuzzRun(t *testing.T, fsys fstest.MapFS, input []byte, args ...string) (string, bool) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, &out, &errb, fsys, &filesys.Mem{})
+	code := run(args, &out, &errb, filesys.NewMem(fsys))
 	stderr := errb.String()
 	switch {
 	case strings.Contains(stderr, "internal error"):

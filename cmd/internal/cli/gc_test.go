@@ -18,8 +18,6 @@ import (
 
 	"github.com/krender/krender/cluster/client"
 	gcplan "github.com/krender/krender/cluster/gc"
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
 )
@@ -56,7 +54,7 @@ func TestGCRunsInKrenderCheck(t *testing.T) {
 		{[]string{"gc", "-o", "yaml"}, "krender: -o \"yaml\": want text or json\n"},
 	} {
 		var inOut, inErr bytes.Buffer
-		inCode := executeWith(validator.APIServer{}, client.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, userfs.Dir(dir), &filesys.Mem{}, noEnv)
+		inCode := executeWith(validator.APIServer{}, client.Run, nil, c.args, strings.NewReader(""), &inOut, &inErr, inTree(dir), noEnv)
 		cmd := exec.Command(bin, c.args...)
 		cmd.Dir = dir
 		var out, errb bytes.Buffer
@@ -127,7 +125,7 @@ func TestGCUnverifiedCertificate(t *testing.T) {
 	kc := kubeconfigFor(t, s.URL)
 	want := `krender: gc: list pods in namespace "shop": the server's certificate could not be verified (the cluster at ` + s.URL + `): `
 	var out, errb bytes.Buffer
-	code := executeWith(validator.APIServer{}, client.Run, nil, []string{"gc", "--kubeconfig", kc}, strings.NewReader(""), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
+	code := executeWith(validator.APIServer{}, client.Run, nil, []string{"gc", "--kubeconfig", kc}, strings.NewReader(""), &out, &errb, inTree(t.TempDir()), noEnv)
 	if code != exitError || out.Len() > 0 || !strings.HasPrefix(errb.String(), want) || strings.Count(errb.String(), "\n") != 1 || strings.Contains(errb.String(), "cannot reach") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out.String(), errb.String(), want)
 	}
@@ -147,7 +145,7 @@ func TestGCMissingExitStatus(t *testing.T) {
 		return r, nil
 	}
 	var out, errb bytes.Buffer
-	code := executeWith(validator.APIServer{}, collector, nil, []string{"gc", "-n", "shop"}, strings.NewReader(""), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
+	code := executeWith(validator.APIServer{}, collector, nil, []string{"gc", "-n", "shop"}, strings.NewReader(""), &out, &errb, inTree(t.TempDir()), noEnv)
 	want := "krender: warning: Deployment shop/app2 names ConfigMap app-config-9tk4hbb2g6, which does not exist: apply the render again\n" +
 		"krender: warning: Ingress shop/web names Secret web-tls-7c2kbm5fd4, which does not exist: apply the render again\n"
 	if code != exitMissing || out.String() != "gc: namespace shop: nothing to change: 0 hashed objects (0 pinned by what is applied), 0 kept unproven; 2 named but missing\n" || errb.String() != want {
@@ -208,7 +206,7 @@ func TestGCStopsOnSignal(t *testing.T) {
 
 	url, seen := hanging(t)
 	var out, errb bytes.Buffer
-	h := newHost(validator.APIServer{}, nil, []string{"gc", "--kubeconfig", kubeconfigFor(t, url)}, strings.NewReader(""), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{}, noEnv)
+	h := newHost(validator.APIServer{}, nil, []string{"gc", "--kubeconfig", kubeconfigFor(t, url)}, strings.NewReader(""), &out, &errb, inTree(t.TempDir()), noEnv)
 	h.collector = client.Run
 	ctx, cancel := context.WithCancelCause(context.Background())
 	h.ctx = ctx

@@ -12,7 +12,6 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -41,22 +40,22 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			args := strings.Fields(string(raw))
-			dir, runDir := dir, dir
-			var outFS filesys.FileSystem = &filesys.Mem{} // a case never writes to the tree
+			dir := dir
+			// A case never writes to the tree: what it writes is kept in memory,
+			var fsys filesys.FileSystem = newScratchFS(t, dir)
 			if strings.HasPrefix(name, "hostile/") || strings.HasPrefix(name, "output/") {
-				outFS = filesys.OS    // but a hostile or -o DIR one writes into its own copy, links included
-				dir = mustAbs(t, dir) // the case runs in its own working directory
-				var done func()
-				runDir, done = hostileCase(t, dir)
+				dir = mustAbs(t, dir) // but a hostile or -o DIR one runs in its own copy, links included
+				runDir, done := hostileCase(t, dir)
 				defer done()
+				fsys = filesys.Dir(runDir)
 			}
 			stdin, err := os.ReadFile(filepath.Join(dir, "stdin"))
 			if err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)
 			}
 			env := caseEnv(t, dir)
-			stdout, stderr := runCaseStdin(t, runDir, args, outFS, stdin, env)
-			again, againErr := runCaseStdin(t, runDir, args, outFS, stdin, env)
+			stdout, stderr := runCaseStdin(t, fsys, args, stdin, env)
+			again, againErr := runCaseStdin(t, fsys, args, stdin, env)
 			if again != stdout || againErr != stderr {
 				t.Fatalf("second run differs from the first: output is not deterministic")
 			}
@@ -66,15 +65,15 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func runCase(t *testing.T, dir string, args []string, outFS filesys.FileSystem) (string, string) {
+func runCase(t *testing.T, fsys filesys.FileSystem, args []string) (string, string) {
 	t.Helper()
-	return runCaseStdin(t, dir, args, outFS, nil, noEnv)
+	return runCaseStdin(t, fsys, args, nil, noEnv)
 }
 
-func runCaseStdin(t *testing.T, dir string, args []string, outFS filesys.FileSystem, stdin []byte, env LookupEnv) (string, string) {
+func runCaseStdin(t *testing.T, fsys filesys.FileSystem, args []string, stdin []byte, env LookupEnv) (string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), outFS, env)
+	code := runChecked(t, args, bytes.NewReader(stdin), &out, &errb, fsys, env)
 	if strings.Contains(errb.String(), "krender: internal error") {
 		t.Fatalf("krender crashed (a bug, whatever the input):\n%s", errb.String())
 	}

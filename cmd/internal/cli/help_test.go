@@ -13,8 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	gcplan "github.com/krender/krender/cluster/gc"
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/rule"
 	"github.com/krender/krender/lint/validator"
 )
@@ -38,8 +36,8 @@ functionConfig:
 // the repository's own profiles and templates, in the order written (an
 // -o DIR example writes what a later --check DIR reads).
 func TestEveryCommandHasExamples(t *testing.T) {
-	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: userfs.Dir("../../.."),
-		outFS: &filesys.Mem{}, env: noEnv, mask: &masker{}}
+	h := &host{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, fsys: inTree("../../.."),
+		env: noEnv, mask: &masker{}}
 	var all []*cobra.Command
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -52,7 +50,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 	if len(all) < 8 {
 		t.Fatalf("only %d commands found", len(all))
 	}
-	outFS := &filesys.Mem{}
+	repo := newScratchFS(t, "../../..") // -o DIR and --update write in memory
 	env := (&fakeEnv{vars: map[string]string{"IMAGE_TAG": "1.43.0"}}).get
 	for _, c := range all {
 		if strings.TrimSpace(c.Example) == "" {
@@ -60,7 +58,7 @@ func TestEveryCommandHasExamples(t *testing.T) {
 			continue
 		}
 		var help bytes.Buffer
-		if code := run(append(strings.Fields(c.CommandPath())[1:], "--help"), &help, io.Discard, userfs.Dir("../../.."), outFS); code != 0 || !strings.Contains(help.String(), "Examples:\n") {
+		if code := run(append(strings.Fields(c.CommandPath())[1:], "--help"), &help, io.Discard, repo); code != 0 || !strings.Contains(help.String(), "Examples:\n") {
 			t.Errorf("%s --help: exit %d, no Examples section:\n%s", c.CommandPath(), code, help.String())
 		}
 		ran := 0
@@ -81,16 +79,16 @@ func TestEveryCommandHasExamples(t *testing.T) {
 				}
 			}
 			var out, errb bytes.Buffer
-			code := runWith(strings.Fields(cmd)[1:], strings.NewReader(stdin), &out, &errb, userfs.Dir("../../.."), outFS, env)
+			code := runWith(strings.Fields(cmd)[1:], strings.NewReader(stdin), &out, &errb, repo, env)
 			if strings.HasPrefix(cmd, "krender diff") {
 				cmd = diffExample(t, cmd)
-				code = runWith(strings.Fields(cmd)[1:], strings.NewReader(""), &out, &errb, userfs.Dir("../../.."), outFS, withGit(t, env))
+				code = runWith(strings.Fields(cmd)[1:], strings.NewReader(""), &out, &errb, repo, withGit(t, env))
 				if code == exitFindings { // the working tree's own edits
 					code = 0
 				}
 			}
 			if strings.HasPrefix(cmd, "krender gc") { // no cluster here: gc's flags and profile reach a collector that says what it got
-				code = executeWith(validator.APIServer{}, reportOptions, nil, strings.Fields(cmd)[1:], strings.NewReader(""), &out, &errb, userfs.Dir("../../.."), outFS, env)
+				code = executeWith(validator.APIServer{}, reportOptions, nil, strings.Fields(cmd)[1:], strings.NewReader(""), &out, &errb, repo, env)
 			}
 			if code != 0 || out.Len() == 0 && !strings.Contains(cmd, " -o ") && !strings.Contains(cmd, "--check") {
 				t.Errorf("example %q: exit %d, %d bytes out, stderr:\n%s", line, code, out.Len(), errb.String())
@@ -113,7 +111,7 @@ func TestUnknownFlagSuggests(t *testing.T) {
 		"rendr":                                 "Did you mean this?\n\trender",
 	} {
 		var out, errb bytes.Buffer
-		code := run(strings.Fields(args), &out, &errb, userfs.Dir(t.TempDir()), &filesys.Mem{})
+		code := run(strings.Fields(args), &out, &errb, inTree(t.TempDir()))
 		if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", args, code, out.String(), errb.String(), want)
 		}
@@ -125,7 +123,7 @@ func TestUnknownFlagSuggests(t *testing.T) {
 // claim that check reports every info note without it.
 func TestVerboseUsageNamesWhatItAdds(t *testing.T) {
 	var out bytes.Buffer
-	if code := run([]string{"check", "--help"}, &out, io.Discard, userfs.Dir("../../.."), &filesys.Mem{}); code != 0 {
+	if code := run([]string{"check", "--help"}, &out, io.Discard, inTree("../../..")); code != 0 {
 		t.Fatalf("check --help: exit %d", code)
 	}
 	var usage string

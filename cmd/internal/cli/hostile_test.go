@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/model/limits"
@@ -192,7 +191,7 @@ func TestHostileRenderLikeYq(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir, done := hostileCase(t, filepath.Join("../../../testdata/hostile", name))
 			defer done()
-			got, stderr := runCase(t, dir, []string{"render", "-p", "profile.yaml", input}, &filesys.Mem{})
+			got, stderr := runCase(t, inTree(dir), []string{"render", "-p", "profile.yaml", input})
 			if !strings.HasSuffix(stderr, "exit status 0\n") {
 				t.Fatalf("krender failed:\n%s", stderr)
 			}

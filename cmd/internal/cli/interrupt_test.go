@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
 )
@@ -157,7 +156,7 @@ func TestInterruptedRunExitsAsTheSignal(t *testing.T) {
 		{"tenants", "-p", "p.yaml"},
 	} {
 		var stdout, stderr bytes.Buffer
-		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(list), &stdout, &stderr, userfs.Dir(dir), filesys.Dir(dir), noEnv)
+		h := newHost(validator.APIServer{}, nil, args, strings.NewReader(list), &stdout, &stderr, filesys.Dir(dir), noEnv)
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(interrupted{syscall.SIGTERM})
 		h.ctx = ctx

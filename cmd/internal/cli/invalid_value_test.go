@@ -7,9 +7,6 @@ import (
 
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 // TestInvalidLabelAgreesWithAPIServer: a label value that substitution
@@ -25,7 +22,7 @@ func TestInvalidLabelAgreesWithAPIServer(t *testing.T) {
 	for _, v := range values {
 		var out, errb bytes.Buffer
 		args := []string{"check", "-p", "profile.yaml", "--crds", "crd.yaml", "--set", "TIER=" + v, "app.yaml"}
-		code := runChecked(t, args, nil, &out, &errb, userfs.Dir("../../../testdata/subst/invalid-label-check"), &filesys.Mem{}, noEnv)
+		code := runChecked(t, args, nil, &out, &errb, inTree("../../../testdata/subst/invalid-label-check"), noEnv)
 		if code > 1 {
 			t.Fatalf("%q: exit %d\n%s", v, code, errb.String())
 		}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -20,7 +19,6 @@ import (
 	"github.com/krender/krender/cmd/internal/handover"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/bug"
 	"github.com/krender/krender/internal/suggest"
 	"github.com/krender/krender/lint/rule"
@@ -53,7 +51,7 @@ func Main(v verdict.Validator, c gc.Collector, p Process) int {
 			return exitError
 		}
 	}
-	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, userfs.OS, filesys.OS, env)
+	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, filesys.OS, env)
 	h.environ, h.memoryLimit = p.Environ, limit
 	h.collector, h.signals = c, true
 	return h.execute()
@@ -67,8 +65,7 @@ var errFindings = errors.New("findings")
 type host struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	fsys           fs.FS
-	outFS          filesys.FileSystem
+	fsys           filesys.FileSystem
 	env            LookupEnv
 	mask           *masker
 	verbose        int // -v: info notes too (kubectl's -v raises verbosity)
@@ -113,24 +110,25 @@ func (h *host) secrets(o *action.Options, f *secretFlags) error {
 	return nil
 }
 
-// execute runs one command line. Templates and profiles are read from fsys;
-// -o DIR, --check DIR and the spool of a large stream go through outFS; env
-// is what --set-env reads. A panic below it is an internal error.
-func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS filesys.FileSystem, env LookupEnv) int {
-	return newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env).execute()
+// execute runs one command line. Every file goes through fsys: templates and
+// profiles read, -o DIR, --check DIR and the spool of a large stream
+// written; env is what --set-env reads. A panic below it is an internal
+// error.
+func execute(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys filesys.FileSystem, env LookupEnv) int {
+	return newHost(v, after, args, stdin, stdout, stderr, fsys, env).execute()
 }
 
 // executeWith is execute with gc's collector.
-func executeWith(v verdict.Validator, c gc.Collector, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS filesys.FileSystem, env LookupEnv) int {
-	h := newHost(v, after, args, stdin, stdout, stderr, fsys, outFS, env)
+func executeWith(v verdict.Validator, c gc.Collector, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys filesys.FileSystem, env LookupEnv) int {
+	h := newHost(v, after, args, stdin, stdout, stderr, fsys, env)
 	h.collector = c
 	return h.execute()
 }
 
 // newHost is the host of one command line, in the background context and
 // without signal handling.
-func newHost(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys fs.FS, outFS filesys.FileSystem, env LookupEnv) *host {
-	return &host{stdin: stdin, stdout: stdout, fsys: fsys, outFS: outFS, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after, ctx: context.Background()}
+func newHost(v verdict.Validator, after func(string, *manifest.Set), args []string, stdin io.Reader, stdout, stderr io.Writer, fsys filesys.FileSystem, env LookupEnv) *host {
+	return &host{stdin: stdin, stdout: stdout, fsys: fsys, env: env, mask: &masker{}, validator: v, args: args, rawStderr: stderr, afterStage: after, ctx: context.Background()}
 }
 
 // execute runs h's command line and returns its exit status.
@@ -303,7 +301,7 @@ func (f *rootFlags) register(c *cobra.Command) {
 
 // resolve finds the root; profile is the run's -p (see loadroot.New), ""
 // when the root must hold the profile rather than follow it (krender fn).
-func (f *rootFlags) resolve(fsys fs.FS, profile string) (*loadroot.Root, error) {
+func (f *rootFlags) resolve(fsys filesys.Reader, profile string) (*loadroot.Root, error) {
 	mode, err := loadroot.ParseMode(f.mode)
 	if err != nil {
 		return nil, err

@@ -64,7 +64,9 @@ func TestOutputDirOwnsOnlyItsFiles(t *testing.T) {
 	refused("through a link into the templates", []string{"render", "-p", "p.yaml", "-o", filepath.Join(dir, "alias", "out"), "manifests"},
 		"is inside the templates directory manifests")
 	refused("the templates' parent through a link", []string{"render", "-p", "p.yaml", "-o", filepath.Join(dir, "alias", ".."), "manifests"},
-		"holds the templates directory manifests")
+		"is the current directory") // dir, the working directory of the file system the run is given
+	refused("the working directory's parent", []string{"render", "-p", "p.yaml", "-o", filepath.Join(dir, "alias", "..", ".."), "manifests"},
+		"holds the current directory")
 	refused("--check with -o DIR", []string{"render", "-p", "p.yaml", "--check", out, "-o", filepath.Join(dir, "other"), "manifests"}, "-o "+filepath.Join(dir, "other")+" goes without --check")
 	// -o - is the default: said aloud, it changes nothing.
 	for _, args := range [][]string{{"--check", out, "-o", "-"}, {"-o", "-", "--check", out}, {"--check", out}} {

@@ -5,20 +5,19 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/krender/krender/files/filesys"
 )
 
 // panicFS panics where krender reads its first file, below the CLI.
-type panicFS struct{ fstest.MapFS }
+type panicFS struct{ filesys.Mem }
 
-func (panicFS) ReadFile(string) ([]byte, error) { panic("boom") }
-func (panicFS) Open(string) (fs.File, error)    { panic("boom") }
+func (*panicFS) ReadFile(string) ([]byte, error) { panic("boom") }
+func (*panicFS) Open(string) (fs.File, error)    { panic("boom") }
 
 func TestPanicIsInternalError(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := run([]string{"render", "-p", "p.yaml", "t.yaml"}, &out, &errb, panicFS{}, &filesys.Mem{})
+	code := run([]string{"render", "-p", "p.yaml", "t.yaml"}, &out, &errb, &panicFS{})
 	if code != exitError || out.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
 	}

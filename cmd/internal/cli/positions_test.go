@@ -5,8 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/lint/validator"
 	"github.com/krender/krender/model/manifest"
 )
@@ -43,7 +41,7 @@ func TestCommandsShowEveryStage(t *testing.T) {
 			stages[stage] = true
 		}
 		var out, errb strings.Builder
-		execute(validator.APIServer{}, after, []string{cmd, "-p", "profiles/dev.yaml", "templates"}, strings.NewReader(""), &out, &errb, userfs.Dir("../../.."), &filesys.Mem{}, noEnv)
+		execute(validator.APIServer{}, after, []string{cmd, "-p", "profiles/dev.yaml", "templates"}, strings.NewReader(""), &out, &errb, inTree("../../.."), noEnv)
 		if len(stages) < 5 {
 			t.Errorf("%s: the hook saw %d stages (%v); stderr %s", cmd, len(stages), stages, errb.String())
 		}

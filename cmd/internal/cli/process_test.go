@@ -13,7 +13,6 @@ import (
 
 	"github.com/krender/krender/cmd/internal/handover"
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 )
 
@@ -71,7 +70,7 @@ func TestRenderSetsNoProcessMemoryLimit(t *testing.T) {
 	}
 	before := debug.SetMemoryLimit(-1)
 	var out, errb bytes.Buffer
-	h := newHost(nil, nil, []string{"render", "-p", "p.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, fsys, &filesys.Mem{}, noEnv)
+	h := newHost(nil, nil, []string{"render", "-p", "p.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, filesys.NewMem(fsys), noEnv)
 	var told []int64
 	h.memoryLimit = func(n int64) { told = append(told, n) }
 	if code := h.execute(); code != exitOK {
@@ -89,7 +88,7 @@ func TestRenderSetsNoProcessMemoryLimit(t *testing.T) {
 func TestInternalErrorStackFromHandedEnvironment(t *testing.T) {
 	for _, env := range []Env{nil, {"KRENDER_DEBUG=1"}} {
 		var out, errb bytes.Buffer
-		code := runWith([]string{"render", "-p", "p.yaml", "t.yaml"}, strings.NewReader(""), &out, &errb, panicFS{}, &filesys.Mem{}, env.Lookup)
+		code := runWith([]string{"render", "-p", "p.yaml", "t.yaml"}, strings.NewReader(""), &out, &errb, &panicFS{}, env.Lookup)
 		if code != exitError {
 			t.Fatalf("%v: exit %d", env, code)
 		}
@@ -116,7 +115,7 @@ func TestDelegateUsesHandedEnvironment(t *testing.T) {
 	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
 	environ := Env{"PATH=" + bin, "KRENDER_HANDED=yes"}
 	var out, errb bytes.Buffer
-	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, environ.Lookup)
+	h := newHost(nil, nil, []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}, strings.NewReader(""), &out, &errb, inTree(dir), environ.Lookup)
 	h.environ = environ
 	if code := h.execute(); code != exitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())

@@ -6,9 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 )
 
 // TestQuietRenders: rendering part of the templates, or someone else's
@@ -38,7 +35,7 @@ func TestQuietRenders(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := runChecked(t, strings.Fields(c.args), nil, &out, &errb, userfs.Dir("../../.."), &filesys.Mem{}, noEnv)
+			code := runChecked(t, strings.Fields(c.args), nil, &out, &errb, inTree("../../.."), noEnv)
 			verbose := strings.HasSuffix(c.args, " -v")
 			if code != 0 || out.Len() == 0 {
 				t.Fatalf("krender %s: exit %d, %d bytes out:\n%s", c.args, code, out.Len(), errb.String())

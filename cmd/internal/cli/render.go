@@ -8,16 +8,16 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
-	"github.com/krender/krender/action/renderout"
+	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/output"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/render"
 )
 
-// renderCmd is `krender render`: flags into an renderout.Render, its Run under
+// renderCmd is `krender render`: flags into an action.Render, its Run under
 // the context signals cancel, then the notes and --check's diff printed.
 func renderCmd(h *host) *cobra.Command {
-	r := &renderout.Render{FS: h.fsys, OutFS: h.outFS, Stdout: h.stdout}
+	r := &action.Render{FS: h.fsys, Stdout: h.stdout}
 	c := &cobra.Command{
 		Use:   "render -p PROFILE [-t TENANT]... [--set NAME=VALUE]... [--set-env NAME[=ENVVAR]]... [--set-file NAME=PATH]... [--redact] [-o DIR|- | --check DIR [--update]] PATH... (- reads stdin)",
 		Short: "Render templates for a profile to stdout or to a directory",

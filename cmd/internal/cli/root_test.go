@@ -11,7 +11,6 @@ import (
 
 	gcplan "github.com/krender/krender/cluster/gc"
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
 )
@@ -276,7 +275,7 @@ functionConfig:
 	}
 	fn := func(in string, args ...string) (string, string, int) {
 		var out, errb bytes.Buffer
-		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, userfs.Dir(app), &filesys.Mem{}, noEnv)
+		code := runWith(append([]string{"fn"}, args...), strings.NewReader(in), &out, &errb, inTree(app), noEnv)
 		return out.String(), errb.String(), code
 	}
 	if out, errs, code := fn(list("profiles/plain.yaml")); code != 0 || !strings.Contains(out, "kind: ResourceList") {
@@ -303,11 +302,11 @@ func TestRootInMemory(t *testing.T) {
 		"app.yaml":           {Data: []byte(cm("app"))},
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"render", "-p", "profiles/leak.yaml", "app.yaml"}, &out, &errb, fsys, &filesys.Mem{})
+	code := run([]string{"render", "-p", "profiles/leak.yaml", "app.yaml"}, &out, &errb, filesys.NewMem(fsys))
 	wantRefused(t, out.String(), errb.String(), code, "profiles/leak.yaml:4:15: fragment ../outside/secret.yaml", ".")
 	out.Reset()
 	errb.Reset()
-	if code = run([]string{"render", "-p", "profiles/ok.yaml", "app.yaml"}, &out, &errb, fsys, &filesys.Mem{}); code != 0 || !strings.Contains(out.String(), "token: in-memory") {
+	if code = run([]string{"render", "-p", "profiles/ok.yaml", "app.yaml"}, &out, &errb, filesys.NewMem(fsys)); code != 0 || !strings.Contains(out.String(), "token: in-memory") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -369,7 +368,7 @@ func TestRootOutsideAnyWorkTreeIsTheProfiles(t *testing.T) {
 			}
 			var gcOut, gcErr bytes.Buffer
 			gcCode := executeWith(validator.APIServer{}, record, nil, []string{"gc", "-n", "shop", "-p", "../../repo/profiles/dev.yaml"},
-				strings.NewReader(""), &gcOut, &gcErr, userfs.Dir(cwd), &filesys.Mem{}, noEnv)
+				strings.NewReader(""), &gcOut, &gcErr, inTree(cwd), noEnv)
 			if gcCode != 0 || !ran {
 				t.Errorf("gc -p from outside the repository: exit %d, stderr %q", gcCode, gcErr.String())
 			}

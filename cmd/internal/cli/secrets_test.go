@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/mask"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/render/redact"
@@ -29,7 +28,7 @@ func (f *fakeEnv) get(name string) (string, bool) {
 func runEnv(t *testing.T, dir string, env *fakeEnv, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runWith(args, strings.NewReader(""), &out, &errb, userfs.Dir(dir), filesys.OS, env.get)
+	code := runWith(args, strings.NewReader(""), &out, &errb, filesys.Dir(dir), env.get)
 	return out.String(), errb.String(), code
 }
 

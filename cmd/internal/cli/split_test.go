@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
 	"github.com/krender/krender/lint/verdict"
@@ -111,7 +109,7 @@ func TestCheckRunsInKrenderCheck(t *testing.T) {
 			t.Fatal(err)
 		}
 		var wantOut, wantErr bytes.Buffer
-		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, userfs.Dir(dir), &filesys.Mem{}, caseEnv(t, dir))
+		wantCode := runWith(args, bytes.NewReader(stdin), &wantOut, &wantErr, inTree(dir), caseEnv(t, dir))
 		if wantCode == exitError && strings.HasPrefix(dir, "../../../testdata") && !strings.HasSuffix(dir, "-value") {
 			t.Fatalf("%s: exit %d in-process: %s", dir, wantCode, wantErr.String())
 		}
@@ -206,7 +204,7 @@ type outcome struct {
 func bothWays(args []string, stdin []byte, dir string, env func(string) (string, bool)) (with, lean outcome) {
 	each := func(v verdict.Validator) outcome {
 		var out, errb bytes.Buffer
-		code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, userfs.Dir(dir), &filesys.Mem{}, env)
+		code := execute(v, nil, args, bytes.NewReader(stdin), &out, &errb, inTree(dir), env)
 		return outcome{code, out.String(), errb.String()}
 	}
 	return each(validator.APIServer{}), each(nil)

@@ -11,7 +11,6 @@ import (
 	"github.com/krender/krender/cluster/client"
 	"github.com/krender/krender/cmd/internal/handover"
 	"github.com/krender/krender/files/filesys"
-	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/testing/testtool"
 	"github.com/krender/krender/lint/validator"
 )
@@ -66,12 +65,12 @@ func TestVersionOfLocalBuild(t *testing.T) {
 // -v is --verbose, as kubectl's -v raises verbosity; --version is long-only.
 func TestShortVIsVerbose(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run([]string{"--version"}, &out, &errb, userfs.OS, &filesys.Mem{}); code != 0 || !strings.HasPrefix(out.String(), "krender ") {
+	if code := run([]string{"--version"}, &out, &errb, filesys.ReadOnly(filesys.OS)); code != 0 || !strings.HasPrefix(out.String(), "krender ") {
 		t.Fatalf("--version: exit %d, %q %q", code, out.String(), errb.String())
 	}
 	out.Reset()
 	errb.Reset()
-	code := run([]string{"-v"}, &out, &errb, userfs.OS, &filesys.Mem{})
+	code := run([]string{"-v"}, &out, &errb, filesys.ReadOnly(filesys.OS))
 	if code != 0 || strings.HasPrefix(out.String(), "krender ") || !strings.Contains(out.String(), "-v, --verbose") ||
 		strings.Contains(out.String(), "-v, --version") {
 		t.Fatalf("-v: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())

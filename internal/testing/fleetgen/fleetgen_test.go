@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action"
+	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/fleetgen"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/crd"
@@ -84,7 +85,7 @@ func TestCheckFindsThePlantedTypos(t *testing.T) {
 	fsys := f.FS()
 	count := func(paths, crds []string) map[string][]check.Finding {
 		t.Helper()
-		fsRes, err := (&action.Check{FS: fsys, Options: action.Options{Profile: fleetgen.Profile, Paths: paths, CRDs: crds}, Validator: validator.APIServer{}}).Run(t.Context())
+		fsRes, err := (&action.Check{FS: filesys.NewMem(fsys), Options: action.Options{Profile: fleetgen.Profile, Paths: paths, CRDs: crds}, Validator: validator.APIServer{}}).Run(t.Context())
 		fs := fsRes.Findings
 		if err != nil {
 			t.Fatal(err)

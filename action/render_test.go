@@ -1,4 +1,4 @@
-package renderout
+package action_test
 
 import (
 	"bytes"
@@ -20,25 +20,25 @@ func TestRenderAction(t *testing.T) {
 		"p.yaml":   &fstest.MapFile{Data: []byte("tenants:\n  a: {vars: {N: one}}\n")},
 		"t/c.yaml": &fstest.MapFile{Data: []byte(tpl)},
 	}
-	out := &filesys.Mem{}
-	run := func(r Render) (*RenderResult, error) {
+	mem := filesys.NewMem(fsys)
+	run := func(r action.Render) (*action.RenderResult, error) {
 		r.Options = action.Options{Profile: "p.yaml", Paths: []string{"t"}}
-		r.FS, r.OutFS = fsys, out
+		r.FS = mem
 		return r.Run(context.Background())
 	}
 
 	var stream bytes.Buffer
-	if _, err := run(Render{Stdout: &stream}); err != nil {
+	if _, err := run(action.Render{Stdout: &stream}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stream.String(), "n: one") {
 		t.Errorf("stream:\n%s", stream.String())
 	}
 
-	if _, err := run(Render{Output: "rendered"}); err != nil {
+	if _, err := run(action.Render{Output: "rendered"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := run(Render{Check: "rendered"})
+	res, err := run(action.Render{Check: "rendered"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +47,14 @@ func TestRenderAction(t *testing.T) {
 	}
 
 	fsys["p.yaml"] = &fstest.MapFile{Data: []byte("tenants:\n  a: {vars: {N: two}}\n")}
-	if res, err = run(Render{Check: "rendered"}); err != nil {
+	if res, err = run(action.Render{Check: "rendered"}); err != nil {
 		t.Fatal(err)
 	}
 	if res.Diff == nil || res.Diff.Empty() {
 		t.Error("--check after the profile changed: no difference")
 	}
 
-	for want, r := range map[string]Render{
+	for want, r := range map[string]action.Render{
 		"--update goes with --check DIR":    {Update: true},
 		"-o elsewhere goes without --check": {Check: "rendered", Output: "elsewhere", OutputGiven: true},
 		"kubectl's output format":           {Output: "yaml"},

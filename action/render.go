@@ -1,17 +1,10 @@
-// Package renderout is krender render's action: the run rendered to a stream
-// or a directory, or compared with a directory rendered before. It stands
-// beside package action, not in it, because files/output's own tests build
-// their engines through action.Engine, and output is what it writes with.
-package renderout
+package action
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
-	"path/filepath"
 
-	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
 	"github.com/krender/krender/files/output"
@@ -25,13 +18,12 @@ import (
 // flags go together, what a directory write must not replace), so that a
 // program gets the command's output without its command line.
 type Render struct {
-	action.Options
-	// FS holds the templates and profiles, paths as users type them (see
-	// package userfs).
-	FS fs.FS
-	// OutFS is where -o DIR, --check DIR and the spool of a large stream
-	// go; nil: the real file system.
-	OutFS filesys.FileSystem
+	Options
+	// FS is the one file system the render reads its templates and
+	// profiles from and writes -o DIR, --update and the spool of a large
+	// stream to, paths as users type them (see package userfs): filesys.OS
+	// in the binaries.
+	FS filesys.FileSystem
 	// Stdout receives the stream (-o -).
 	Stdout io.Writer
 	// Output is -o: DIR, a format word, or "-" (or "") for Stdout.
@@ -56,12 +48,12 @@ type RenderResult struct {
 // and SIGTERM) stops the reading, every stage and the write within a
 // document or an object, and what the write created is removed.
 func (r *Render) Run(ctx context.Context) (*RenderResult, error) {
-	w := output.Writer{FS: r.OutFS, Context: ctx}
+	w := output.Writer{FS: r.FS, Context: ctx}
 	r.Options.Context = ctx
 	if err := r.checkOutputFlags(&w); err != nil {
 		return nil, err
 	}
-	e, err := action.Engine(r.FS, r.Options)
+	e, err := Engine(r.FS, r.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -102,23 +94,11 @@ func (r *Render) checkOutputFlags(w *output.Writer) error {
 }
 
 // guard is what -o DIR and --update must not replace: the current directory
-// and every file the render reads. A test's userfs.Dir stands for the
-// working directory of its inputs, and of an output in memory.
+// and every file the render reads, on the file system it writes to.
 func (r *Render) guard(e *render.Engine) output.Guard {
-	inDir := ""
-	if d, ok := r.FS.(userfs.Dir); ok {
-		inDir = string(d)
-	}
 	var g output.Guard
-	if d, ok := r.OutFS.(filesys.Dir); r.OutFS != nil && (!ok || d != filesys.OS) {
-		g.WorkDir = inDir
-	}
 	add := func(name, what string, dir bool) {
-		p := name
-		if !filepath.IsAbs(p) && inDir != "" {
-			p = filepath.Join(inDir, p)
-		}
-		g.Inputs = append(g.Inputs, output.Input{Name: name, Path: p, What: what, Dir: dir})
+		g.Inputs = append(g.Inputs, output.Input{Name: name, What: what, Dir: dir})
 	}
 	for _, p := range r.Paths {
 		if p == loader.StdinPath {
