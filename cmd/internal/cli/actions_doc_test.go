@@ -1,7 +1,12 @@
 package cli
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,8 +27,8 @@ var actionRow = regexp.MustCompile("(?m)^\\| `([a-z ]+)` \\| (`([a-z/]+)\\.([A-Z
 // TestArchitectureNamesEveryAction: docs/architecture.md's table "command
 // → action" has a row for every command of the tree and no other, and each
 // row names a type that exists: `type NAME struct` in the named package's
-// Go files. A command added, or an action renamed, fails here until the
-// table says so.
+// Go files, whose Run keeps the one contract of actions (runContract). A
+// command added, or an action renamed, fails here until the table says so.
 func TestArchitectureNamesEveryAction(t *testing.T) {
 	doc, err := os.ReadFile("../../../docs/architecture.md")
 	if err != nil {
@@ -65,6 +70,11 @@ func TestArchitectureNamesEveryAction(t *testing.T) {
 		if row != nil && !declaresStruct(t, filepath.Join("../../..", row[0]), row[1]) {
 			t.Errorf("architecture.md: %q's action %s.%s: no `type %s struct` in %s", name, row[0], row[1], row[1], row[0])
 		}
+		if row != nil {
+			if why := runContract(t, filepath.Join("../../..", row[0]), row[1]); why != "" {
+				t.Errorf("%q's action %s.%s breaks the actions' contract, Run(ctx context.Context) (Result, error): %s", name, row[0], row[1], why)
+			}
+		}
 	}
 }
 
@@ -90,4 +100,96 @@ func declaresStruct(t *testing.T, dir, name string) bool {
 		}
 	}
 	return false
+}
+
+// runContract says why the action type name of package dir breaks the one
+// contract of actions, `Run(ctx context.Context) (R, error)` with R a type
+// of the action's own package (its Result), or returns "".
+func runContract(t *testing.T, dir, name string) string {
+	t.Helper()
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range pkgs {
+		for _, f := range pkg.Files {
+			for _, d := range f.Decls {
+				fn, ok := d.(*ast.FuncDecl)
+				if !ok || fn.Name.Name != "Run" || fn.Recv == nil || receiverName(fn.Recv.List[0].Type) != name {
+					continue
+				}
+				return contractBreach(fn.Type)
+			}
+		}
+	}
+	return "it has no Run method"
+}
+
+// contractBreach checks one Run's signature.
+func contractBreach(ft *ast.FuncType) string {
+	params, results := ft.Params.List, []*ast.Field(nil)
+	if ft.Results != nil {
+		results = ft.Results.List
+	}
+	if len(params) != 1 || len(params[0].Names) > 1 || types.ExprString(params[0].Type) != "context.Context" {
+		return "Run takes " + fieldList(params) + ", not (ctx context.Context)"
+	}
+	if len(results) != 2 || len(results[0].Names) > 1 || types.ExprString(results[1].Type) != "error" {
+		return "Run returns " + fieldList(results) + ", not (Result, error)"
+	}
+	r := results[0].Type
+	if star, ok := r.(*ast.StarExpr); ok {
+		r = star.X
+	}
+	if id, ok := r.(*ast.Ident); !ok || !id.IsExported() {
+		return "Run returns " + types.ExprString(results[0].Type) + ", not a result type of the action's package"
+	}
+	return ""
+}
+
+func receiverName(e ast.Expr) string {
+	if star, ok := e.(*ast.StarExpr); ok {
+		e = star.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+func fieldList(fields []*ast.Field) string {
+	var s []string
+	for _, f := range fields {
+		s = append(s, types.ExprString(f.Type))
+	}
+	return "(" + strings.Join(s, ", ") + ")"
+}
+
+// TestRunContractRefusesOtherShapes plants the signatures actions had
+// before the one contract, and others, and sees each refused; the
+// contract's own shapes pass.
+func TestRunContractRefusesOtherShapes(t *testing.T) {
+	for src, ok := range map[string]bool{
+		"func (c *Check) Run(ctx context.Context) (CheckResult, error)":          true,
+		"func (d *Diff) Run(ctx context.Context) (*Result, error)":               true,
+		"func (c *Check) Run() ([]check.Finding, error)":                         false,
+		"func (v *Version) Run() string":                                         false,
+		"func (c *Collect) Run(ctx context.Context, stdout io.Writer) error":     false,
+		"func (f *Fn) Run(ctx context.Context) ([]filepos.Note, error)":          false,
+		"func (s *Schema) Run(ctx context.Context) ([]byte, error)":              false,
+		"func (t *Tenants) Run(ctx context.Context) (*[]string, error)":          false,
+		"func (r *Render) Run(ctx context.Context) (result, error)":              false,
+		"func (r *Render) Run(ctx context.Context) (*RenderResult, bool)":        false,
+		"func (r *Render) Run(ctx, other context.Context) (RenderResult, error)": false,
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "x.go", "package x\n"+src+" { panic(0) }\n", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why := contractBreach(f.Decls[0].(*ast.FuncDecl).Type)
+		if (why == "") != ok {
+			t.Errorf("%s: %q; want accepted %v", src, why, ok)
+		}
+	}
 }
