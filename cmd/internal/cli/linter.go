@@ -98,6 +98,12 @@ func (h *host) runPassingSignals(cmd *exec.Cmd) error {
 	return cmd.Wait()
 }
 
+// hasCheckBinary reports whether findCheckBinary finds krender-check.
+func (h *host) hasCheckBinary() bool {
+	_, err := h.findCheckBinary()
+	return err == nil
+}
+
 // findCheckBinary looks beside the running krender (links followed: a
 // package manager's bin directory), then on the PATH of h's environment.
 func (h *host) findCheckBinary() (string, error) {
