@@ -189,7 +189,7 @@ type leaf struct {
 // leaves lists the differences between a and b, lists of named maps
 // (containers, env, ports, volumes) matched by name.
 func leaves(path []string, a, b any, out *[]leaf) {
-	if reflect.DeepEqual(a, b) {
+	if equal(a, b) {
 		return
 	}
 	if am, bm, ok := asMaps(a, b); ok {
@@ -210,6 +210,48 @@ func leaves(path []string, a, b any, out *[]leaf) {
 		return
 	}
 	*out = append(*out, leaf{path: path, old: a, new: b})
+}
+
+// equal is reflect.DeepEqual(a, b), without reflection for the values a
+// decoded object holds (maps, lists, strings, numbers, booleans): leaves
+// asks it of every subtree on its way down.
+func equal(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case string, bool, int, int64, uint64, float64:
+		return a == b // a value of another type is unequal, as DeepEqual says
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok || (a == nil) != (bm == nil) || len(a) != len(bm) {
+			return false
+		}
+		if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(bm).UnsafePointer() {
+			return true // one map: equal as DeepEqual says, NaN or not
+		}
+		for k, av := range a {
+			bv, ok := bm[k]
+			if !ok || !equal(av, bv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || (a == nil) != (bl == nil) || len(a) != len(bl) {
+			return false
+		}
+		if len(a) > 0 && &a[0] == &bl[0] {
+			return true // one list
+		}
+		for i := range a {
+			if !equal(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // asMaps are a and b as maps when both are, or one is and the other is
@@ -626,7 +668,7 @@ func (u *unit) dataReasons(old, new *object, prefix string) []string {
 			out = append(out, prefix+"key "+k+" added")
 		case !bok:
 			out = append(out, prefix+"key "+k+" removed")
-		case !reflect.DeepEqual(av, bv):
+		case !equal(av, bv):
 			out = append(out, prefix+"key "+k+" changed")
 		}
 	}
