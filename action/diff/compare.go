@@ -38,6 +38,10 @@ func (o *object) decode() error {
 	if o.value != nil {
 		return nil
 	}
+	if v, ok := plainValue(o.o.Node); ok {
+		o.value = v
+		return nil
+	}
 	var v any
 	if err := o.o.Node.Decode(&v); err != nil {
 		return fmt.Errorf("%s: %v", o.o.Pos(o.o.Node), err)
