@@ -21,7 +21,8 @@ type object struct {
 	group, kind, namespace, name string // name: before the hash
 	stored                       string // metadata.name as rendered
 	hashed                       bool
-	value                        any // the object as data: comments, styles and key order gone
+	value                        any    // the object as data: comments, styles and key order gone
+	k                            string // key(), made once
 }
 
 func newObject(o *manifest.Object) *object {
@@ -30,6 +31,7 @@ func newObject(o *manifest.Object) *object {
 	if n := manifest.ScalarAt(o.Node, "metadata", "labels", contenthash.NameLabel); n != "" && n != obj.stored {
 		obj.name, obj.hashed = n, true
 	}
+	obj.k = obj.group + "/" + obj.kind + "/" + obj.namespace + "/" + obj.name
 	return obj
 }
 
@@ -153,7 +155,9 @@ func sameMetadata(a, b *yaml.Node) bool {
 	return true
 }
 
-func (o *object) key() string { return o.group + "/" + o.kind + "/" + o.namespace + "/" + o.name }
+// key is how the sides' objects are matched: group, kind, namespace and
+// name (before the hash).
+func (o *object) key() string { return o.k }
 
 // comparable is the object's value with a hashed object's name left out:
 // the hash follows the content, compared by itself.
@@ -356,16 +360,19 @@ func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects
 	headBy := index(head.objects)
 	type pair struct{ old, new *object }
 	var pairs []pair
-	for _, k := range orderedKeys(head.objects) {
-		old := baseBy[k]
-		if old != nil && same(old, headBy[k]) {
+	for _, o := range head.objects {
+		if headBy[o.key()] != o {
+			continue // a second object of one key: the first is compared
+		}
+		old := baseBy[o.key()]
+		if old != nil && same(old, o) {
 			continue
 		}
-		pairs = append(pairs, pair{old, headBy[k]})
+		pairs = append(pairs, pair{old, o})
 	}
-	for _, k := range orderedKeys(base.objects) {
-		if headBy[k] == nil {
-			pairs = append(pairs, pair{baseBy[k], nil})
+	for _, o := range base.objects {
+		if baseBy[o.key()] == o && headBy[o.key()] == nil {
+			pairs = append(pairs, pair{o, nil})
 		}
 	}
 	// Hashed objects first: a workload's template names them.
@@ -393,25 +400,13 @@ func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects
 }
 
 func index(objs []*object) map[string]*object {
-	m := map[string]*object{}
+	m := make(map[string]*object, len(objs))
 	for _, o := range objs {
 		if _, dup := m[o.key()]; !dup {
 			m[o.key()] = o
 		}
 	}
 	return m
-}
-
-func orderedKeys(objs []*object) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, o := range objs {
-		if k := o.key(); !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 // secrets are the values of the variables that reach a Secret, on either
