@@ -21,7 +21,8 @@ type object struct {
 	group, kind, namespace, name string // name: before the hash
 	stored                       string // metadata.name as rendered
 	hashed                       bool
-	value                        any // the object as data: comments, styles and key order gone
+	value                        any    // the object as data: comments, styles and key order gone
+	k                            string // key(), made once
 }
 
 func newObject(o *manifest.Object) *object {
@@ -30,12 +31,17 @@ func newObject(o *manifest.Object) *object {
 	if n := manifest.ScalarAt(o.Node, "metadata", "labels", contenthash.NameLabel); n != "" && n != obj.stored {
 		obj.name, obj.hashed = n, true
 	}
+	obj.k = obj.group + "/" + obj.kind + "/" + obj.namespace + "/" + obj.name
 	return obj
 }
 
 // decode reads the object as data, once: only objects that differ are.
 func (o *object) decode() error {
 	if o.value != nil {
+		return nil
+	}
+	if v, ok := plainValue(o.o.Node); ok {
+		o.value = v
 		return nil
 	}
 	var v any
@@ -149,7 +155,9 @@ func sameMetadata(a, b *yaml.Node) bool {
 	return true
 }
 
-func (o *object) key() string { return o.group + "/" + o.kind + "/" + o.namespace + "/" + o.name }
+// key is how the sides' objects are matched: group, kind, namespace and
+// name (before the hash).
+func (o *object) key() string { return o.k }
 
 // comparable is the object's value with a hashed object's name left out:
 // the hash follows the content, compared by itself.
@@ -189,7 +197,7 @@ type leaf struct {
 // leaves lists the differences between a and b, lists of named maps
 // (containers, env, ports, volumes) matched by name.
 func leaves(path []string, a, b any, out *[]leaf) {
-	if reflect.DeepEqual(a, b) {
+	if equal(a, b) {
 		return
 	}
 	if am, bm, ok := asMaps(a, b); ok {
@@ -210,6 +218,48 @@ func leaves(path []string, a, b any, out *[]leaf) {
 		return
 	}
 	*out = append(*out, leaf{path: path, old: a, new: b})
+}
+
+// equal is reflect.DeepEqual(a, b), without reflection for the values a
+// decoded object holds (maps, lists, strings, numbers, booleans): leaves
+// asks it of every subtree on its way down.
+func equal(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case string, bool, int, int64, uint64, float64:
+		return a == b // a value of another type is unequal, as DeepEqual says
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok || (a == nil) != (bm == nil) || len(a) != len(bm) {
+			return false
+		}
+		if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(bm).UnsafePointer() {
+			return true // one map: equal as DeepEqual says, NaN or not
+		}
+		for k, av := range a {
+			bv, ok := bm[k]
+			if !ok || !equal(av, bv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || (a == nil) != (bl == nil) || len(a) != len(bl) {
+			return false
+		}
+		if len(a) > 0 && &a[0] == &bl[0] {
+			return true // one list
+		}
+		for i := range a {
+			if !equal(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // asMaps are a and b as maps when both are, or one is and the other is
@@ -310,16 +360,19 @@ func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects
 	headBy := index(head.objects)
 	type pair struct{ old, new *object }
 	var pairs []pair
-	for _, k := range orderedKeys(head.objects) {
-		old := baseBy[k]
-		if old != nil && same(old, headBy[k]) {
+	for _, o := range head.objects {
+		if headBy[o.key()] != o {
+			continue // a second object of one key: the first is compared
+		}
+		old := baseBy[o.key()]
+		if old != nil && same(old, o) {
 			continue
 		}
-		pairs = append(pairs, pair{old, headBy[k]})
+		pairs = append(pairs, pair{old, o})
 	}
-	for _, k := range orderedKeys(base.objects) {
-		if headBy[k] == nil {
-			pairs = append(pairs, pair{baseBy[k], nil})
+	for _, o := range base.objects {
+		if baseBy[o.key()] == o && headBy[o.key()] == nil {
+			pairs = append(pairs, pair{o, nil})
 		}
 	}
 	// Hashed objects first: a workload's template names them.
@@ -347,25 +400,13 @@ func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects
 }
 
 func index(objs []*object) map[string]*object {
-	m := map[string]*object{}
+	m := make(map[string]*object, len(objs))
 	for _, o := range objs {
 		if _, dup := m[o.key()]; !dup {
 			m[o.key()] = o
 		}
 	}
 	return m
-}
-
-func orderedKeys(objs []*object) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, o := range objs {
-		if k := o.key(); !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 // secrets are the values of the variables that reach a Secret, on either
@@ -626,7 +667,7 @@ func (u *unit) dataReasons(old, new *object, prefix string) []string {
 			out = append(out, prefix+"key "+k+" added")
 		case !bok:
 			out = append(out, prefix+"key "+k+" removed")
-		case !reflect.DeepEqual(av, bv):
+		case !equal(av, bv):
 			out = append(out, prefix+"key "+k+" changed")
 		}
 	}

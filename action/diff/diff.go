@@ -124,6 +124,23 @@ func (d *Diff) load(fsys filesys.Reader, root *loadroot.Root, name, profile stri
 	return s, nil
 }
 
+// loadBoth loads the head and the base at once; the head's error is the
+// one said where both sides fail, as if loaded one after the other.
+func (d *Diff) loadBoth(profile string) (head, base *side, err error) {
+	var baseErr error
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		base, baseErr = d.load(d.Base, d.BaseRoot, "base at "+d.BaseName, profile)
+	}()
+	head, err = d.load(d.Head, d.Root, "head", profile)
+	<-loaded
+	if err == nil {
+		err = baseErr
+	}
+	return head, base, err
+}
+
 // held are the paths fsys holds: a --crds path the base does not hold is a
 // CRD the change adds, and the base has none there.
 func held(fsys filesys.Reader, paths []string) []string {
@@ -140,11 +157,7 @@ func held(fsys filesys.Reader, paths []string) []string {
 // (-t, --shard over the tenants of either side), rendered at once and
 // compared tenant by tenant.
 func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, error) {
-	head, err := d.load(d.Head, d.Root, "head", profile)
-	if err != nil {
-		return nil, 0, err
-	}
-	base, err := d.load(d.Base, d.BaseRoot, "base at "+d.BaseName, profile)
+	head, base, err := d.loadBoth(profile)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -176,13 +189,21 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 // engines at once (and the tenants one side holds for the other,
 // pairing.ahead).
 func (d *Diff) engines(tenants []string, sides ...*side) error {
+	errs := make([]error, len(sides))
+	var wg sync.WaitGroup
+	for i, s := range sides { // at once, as both sides render
+		if s.in != nil {
+			wg.Go(func() { errs[i] = s.engine(tenants) })
+		}
+	}
+	wg.Wait()
 	var limit int64
-	for _, s := range sides {
+	for i, s := range sides {
 		if s.in == nil {
 			continue
 		}
-		if err := s.engine(tenants); err != nil {
-			return err
+		if errs[i] != nil {
+			return errs[i]
 		}
 		limit += s.e.MemoryLimit()
 	}

@@ -140,3 +140,17 @@ func TestTenantsInAnotherOrderAndOnOneSide(t *testing.T) {
 		t.Errorf("%d tenants, want 36", res.Summary.Tenants)
 	}
 }
+
+// TestBothSidesBrokenSaysTheHead: the sides load at once; where both fail,
+// the error is the head's, as when the head was loaded first.
+func TestBothSidesBrokenSaysTheHead(t *testing.T) {
+	broken := func(what string) fstest.MapFS {
+		return repoOf(cm("info"), "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: "+what+"\n")
+	}
+	for range 20 { // whichever side ends first
+		_, err := run(t, broken("base"), broken("head"))
+		if err == nil || !strings.HasPrefix(err.Error(), "head: ") {
+			t.Fatalf("got %v, want the head's error", err)
+		}
+	}
+}

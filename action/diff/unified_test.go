@@ -49,7 +49,6 @@ func TestUnifiedHunkStarts(t *testing.T) {
 	}
 }
 
-
 var header = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
 
 // apply applies a unified diff to old, trusting the headers' line

@@ -97,11 +97,23 @@ func diffMarkdown(c config, rows []diffRow) string {
 	}
 	b.WriteString("\n")
 	for _, r := range rows {
+		fmt.Fprintf(&b, "- T=%d: at most twice one render: %s\n", r.tenants, r.goal())
 		for _, c := range r.checks {
 			fmt.Fprintf(&b, "- T=%d: %s\n", r.tenants, c)
 		}
 	}
 	return b.String()
+}
+
+// goal says whether the diff cost at most twice the render, in wall and
+// in CPU time.
+func (r diffRow) goal() string {
+	met := r.diff.wall <= 2*r.render.wall && r.diff.cpu <= 2*r.render.cpu
+	word := "not met"
+	if met {
+		word = "met"
+	}
+	return fmt.Sprintf("%s (wall %s, CPU %s)", word, multiple(r.diff.wall, r.render.wall), multiple(r.diff.cpu, r.render.cpu))
 }
 
 // multiple is a over b, as a multiple.
@@ -155,7 +167,7 @@ func withSection(old, sec string) string {
 	if !done {
 		return strings.TrimRight(b.String(), "\n") + "\n" + sec
 	}
-	return b.String()
+	return strings.TrimRight(b.String(), "\n") + "\n" // the last section: no blank line at the end
 }
 
 // runDiffOnly measures krender diff alone and rewrites its section of the

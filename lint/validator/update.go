@@ -135,7 +135,7 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	if st.template != nil {
 		u.Template = !apiequality.Semantic.DeepEqual(st.template(stored), st.template(applied))
 	}
-	if u.Template {
+	if u.Template { // stored and applied are not used after this
 		for i, o := range []runtime.Object{stored, applied} {
 			if u.Stored[i], err = asStored(o, gvk.GroupVersion()); err != nil {
 				return verdict.Update{}, err
@@ -146,9 +146,10 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 }
 
 // asStored is an internal object in gv as JSON values, as the API server
-// serves what it stored.
+// serves what it stored. The versioned object shares memory with o (no
+// copy): o is read, never written, and neither is used after.
 func asStored(o runtime.Object, gv schema.GroupVersion) (any, error) {
-	versioned, err := legacyscheme.Scheme.ConvertToVersion(o.DeepCopyObject(), gv)
+	versioned, err := legacyscheme.Scheme.UnsafeConvertToVersion(o, gv)
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +228,9 @@ func internal(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, 
 		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}
 	legacyscheme.Scheme.Default(versioned)
-	out, err := legacyscheme.Scheme.ConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	// No copy: the internal object may share memory with versioned, which
+	// is dropped.
+	out, err := legacyscheme.Scheme.UnsafeConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}

@@ -152,3 +152,25 @@ spec:
 		})
 	}
 }
+
+// BenchmarkUpdate judges a Deployment whose image changes, as krender
+// diff judges each changed workload: both sides decoded, defaulted and
+// converted, the update validated, the stored pod templates compared
+// and read back (the template differs).
+func BenchmarkUpdate(b *testing.B) {
+	old, err := manifest.Parse(manifest.NewSource("old.yaml", []byte(web)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	new, err := manifest.Parse(manifest.NewSource("new.yaml", []byte(strings.Replace(web, "web:2.4.1", "web:2.5.0", 1))))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		u, err := APIServer{}.Update(old[0], new[0])
+		if err != nil || !u.Template {
+			b.Fatalf("%+v, %v", u, err)
+		}
+	}
+}

@@ -34,18 +34,28 @@ func (h *host) delegate() error {
 	if h.held != nil {
 		stdin = bytes.NewReader(h.held)
 	}
-	status, err := handover.Command{
-		Args: h.args, Stdin: stdin, Stdout: h.stdout, Stderr: h.rawStderr,
-		Environ:  h.environ,
-		LookPath: func(name string) (string, bool) { return lookPath(h.env, name) },
-		Signals:  h.signals,
-		Tree:     contractTree,
-	}.Run()
+	c := h.handover()
+	c.Stdin = stdin
+	status, err := c.Run()
 	if err != nil || status == exitOK {
 		return err
 	}
 	return exitStatus(status)
 }
+
+// handover is this command line as krender-check would run it.
+func (h *host) handover() handover.Command {
+	return handover.Command{
+		Args: h.args, Stdin: h.stdin, Stdout: h.stdout, Stderr: h.rawStderr,
+		Environ:  h.environ,
+		LookPath: func(name string) (string, bool) { return lookPath(h.env, name) },
+		Signals:  h.signals,
+		Tree:     contractTree,
+	}
+}
+
+// hasCheckBinary reports whether krender-check is there to hand over to.
+func (h *host) hasCheckBinary() bool { return h.handover().Found() }
 
 // contractTree is the command tree whose commands and flags the hand-over
 // compares (handover.Contract); the validator and collector change none.

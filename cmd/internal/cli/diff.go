@@ -17,8 +17,10 @@ import (
 
 // diffCmd is `krender diff`: flags into a diff.Diff over the working tree
 // and the base (a git revision, or a second checkout), its Result printed
-// as text, markdown or JSON; exit 1 when anything changes. Where a verdict
-// needs the API server's code, the command runs in krender-check.
+// as text, markdown or JSON; exit 1 when anything changes. Verdicts need
+// the API server's code: where krender-check is installed, the command
+// runs in it from the start; without it, krender diffs alone as far as
+// the fields settle.
 func diffCmd(h *host) *cobra.Command {
 	d := &diff.Diff{Head: h.fsys, Validator: h.validator}
 	var ref, dir, format string
@@ -38,8 +40,12 @@ func diffCmd(h *host) *cobra.Command {
 			if err := checkDiffArgs(format, args); err != nil {
 				return err
 			}
-			if h.validator == nil && len(d.CRDs) > 0 {
-				return h.delegate() // CRDs' transition rules need the API server's code
+			if h.validator == nil && (len(d.CRDs) > 0 || h.hasCheckBinary()) {
+				// CRDs' transition rules need the API server's code, and
+				// nearly every diff that changes a workload does: where
+				// krender-check is there, it runs the whole diff at once
+				// rather than after krender rendered both sides in vain.
+				return h.delegate()
 			}
 			ctx, stop := h.interruptible()
 			defer func() { err = stop(err) }()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/krender/krender/action/diff"
+	"github.com/krender/krender/cmd/internal/handover"
 )
 
 // gitRepo is a repository in a temporary directory holding the fleet
@@ -155,5 +156,33 @@ func TestDiffMarkdownFitsAComment(t *testing.T) {
 	}
 	if !strings.Contains(md, "Cut here to fit a comment") {
 		t.Errorf("no note where it was cut")
+	}
+}
+
+// TestDiffHandsOverAtOnce: a krender that finds krender-check runs the
+// whole diff in it before reading anything, even a diff the fields alone
+// would settle (a base equal to the head); one that does not find it
+// diffs alone (TestLeanCheckAgrees).
+func TestDiffHandsOverAtOnce(t *testing.T) {
+	bin := t.TempDir()
+	script := "#!/bin/sh\necho krender-check \"$@\"\nexit 7\n"
+	if err := os.WriteFile(filepath.Join(bin, handover.Binary), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"diff", "--base-dir", ".", "-p", "profile.yaml", "templates"}
+	for _, c := range []struct {
+		environ Env
+		code    int
+		out     string
+	}{
+		{Env{"PATH=" + bin}, 7, "krender-check " + strings.Join(args, " ") + "\n"},
+		{Env{"PATH=" + t.TempDir()}, exitOK, "no changes (base .)\n"},
+	} {
+		var out, errb bytes.Buffer
+		h := newHost(nil, nil, args, strings.NewReader(""), &out, &errb, inTree("../../../testdata/diff/fleet"), c.environ.Lookup)
+		h.environ = c.environ
+		if code := h.execute(); code != c.code || out.String() != c.out {
+			t.Errorf("PATH %s: exit %d, stdout %q, stderr %q; want exit %d, stdout %q", c.environ, code, out.String(), errb.String(), c.code, c.out)
+		}
 	}
 }

@@ -122,6 +122,13 @@ func (c Command) runPassingSignals(cmd *exec.Cmd) error {
 	return cmd.Wait()
 }
 
+// Found reports whether there is a krender-check to run, where Run would
+// look for it.
+func (c Command) Found() bool {
+	_, err := c.find()
+	return err == nil
+}
+
 // find looks beside the running krender (links followed: a package
 // manager's bin directory), then on the PATH of c's environment.
 func (c Command) find() (string, error) {
