@@ -230,36 +230,46 @@ func equal(a, b any) bool {
 	case string, bool, int, int64, uint64, float64:
 		return a == b // a value of another type is unequal, as DeepEqual says
 	case map[string]any:
-		bm, ok := b.(map[string]any)
-		if !ok || (a == nil) != (bm == nil) || len(a) != len(bm) {
-			return false
-		}
-		if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(bm).UnsafePointer() {
-			return true // one map: equal as DeepEqual says, NaN or not
-		}
-		for k, av := range a {
-			bv, ok := bm[k]
-			if !ok || !equal(av, bv) {
-				return false
-			}
-		}
-		return true
+		return equalMaps(a, b)
 	case []any:
-		bl, ok := b.([]any)
-		if !ok || (a == nil) != (bl == nil) || len(a) != len(bl) {
-			return false
-		}
-		if len(a) > 0 && &a[0] == &bl[0] {
-			return true // one list
-		}
-		for i := range a {
-			if !equal(a[i], bl[i]) {
-				return false
-			}
-		}
-		return true
+		return equalLists(a, b)
 	}
 	return reflect.DeepEqual(a, b)
+}
+
+// equalMaps is equal for a map a.
+func equalMaps(a map[string]any, b any) bool {
+	bm, ok := b.(map[string]any)
+	if !ok || (a == nil) != (bm == nil) || len(a) != len(bm) {
+		return false
+	}
+	if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(bm).UnsafePointer() {
+		return true // one map: equal as DeepEqual says, NaN or not
+	}
+	for k, av := range a {
+		bv, ok := bm[k]
+		if !ok || !equal(av, bv) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalLists is equal for a list a.
+func equalLists(a []any, b any) bool {
+	bl, ok := b.([]any)
+	if !ok || (a == nil) != (bl == nil) || len(a) != len(bl) {
+		return false
+	}
+	if len(a) > 0 && &a[0] == &bl[0] {
+		return true // one list
+	}
+	for i := range a {
+		if !equal(a[i], bl[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // asMaps are a and b as maps when both are, or one is and the other is
@@ -356,37 +366,9 @@ func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects
 	u := &unit{v: d.Validator, diffs: d.Diffs, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
 	u.secrets()
 	u.variables()
-	baseBy := index(base.objects)
-	headBy := index(head.objects)
-	type pair struct{ old, new *object }
-	var pairs []pair
-	for _, o := range head.objects {
-		if headBy[o.key()] != o {
-			continue // a second object of one key: the first is compared
-		}
-		old := baseBy[o.key()]
-		if old != nil && same(old, o) {
-			continue
-		}
-		pairs = append(pairs, pair{old, o})
-	}
-	for _, o := range base.objects {
-		if baseBy[o.key()] == o && headBy[o.key()] == nil {
-			pairs = append(pairs, pair{o, nil})
-		}
-	}
-	// Hashed objects first: a workload's template names them.
-	for _, p := range pairs {
-		if p.old != nil && p.new != nil && p.old.hashed && p.new.stored != p.old.stored {
-			if err := p.old.decode(); err != nil {
-				return nil, err
-			}
-			if err := p.new.decode(); err != nil {
-				return nil, err
-			}
-			u.renamed[p.old.stored] = u.dataReasons(p.old, p.new, p.new.kind+" "+p.new.name+": ")
-			u.renamedTo[p.old.stored] = p.new.stored
-		}
+	pairs := pairUp(base.objects, head.objects)
+	if err := u.renames(pairs); err != nil {
+		return nil, err
 	}
 	var out []Change
 	for _, p := range pairs {
@@ -397,6 +379,51 @@ func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// pair is an object as each side has it (nil: not there).
+type pair struct{ old, new *object }
+
+// pairUp pairs the objects that differ by key, the head's order first,
+// then what only the base has.
+func pairUp(base, head []*object) []pair {
+	baseBy, headBy := index(base), index(head)
+	var pairs []pair
+	for _, o := range head {
+		if headBy[o.key()] != o {
+			continue // a second object of one key: the first is compared
+		}
+		old := baseBy[o.key()]
+		if old != nil && same(old, o) {
+			continue
+		}
+		pairs = append(pairs, pair{old, o})
+	}
+	for _, o := range base {
+		if baseBy[o.key()] == o && headBy[o.key()] == nil {
+			pairs = append(pairs, pair{o, nil})
+		}
+	}
+	return pairs
+}
+
+// renames learns the hashed objects whose names changed, and why, before
+// any workload: a workload's template names them.
+func (u *unit) renames(pairs []pair) error {
+	for _, p := range pairs {
+		if p.old == nil || p.new == nil || !p.old.hashed || p.new.stored == p.old.stored {
+			continue
+		}
+		if err := p.old.decode(); err != nil {
+			return err
+		}
+		if err := p.new.decode(); err != nil {
+			return err
+		}
+		u.renamed[p.old.stored] = u.dataReasons(p.old, p.new, p.new.kind+" "+p.new.name+": ")
+		u.renamedTo[p.old.stored] = p.new.stored
+	}
+	return nil
 }
 
 func index(objs []*object) map[string]*object {
