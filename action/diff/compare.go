@@ -524,6 +524,10 @@ func (u *unit) modified(c *Change, old, new *object) error {
 	}
 	tpl := workload.TemplatePath(new.kind, new.group)
 	isWorkload := tpl != nil && new.kind != "PodTemplate"
+	up, err := u.judge(old, new, ls)
+	if err != nil {
+		return err
+	}
 	tplChanged := false
 	var tplLeaves []leaf
 	for _, l := range ls {
@@ -533,12 +537,8 @@ func (u *unit) modified(c *Change, old, new *object) error {
 			tplChanged = true
 			tplLeaves = append(tplLeaves, l)
 		default:
-			c.Reasons = append(c.Reasons, u.fieldReason(l))
+			c.Reasons = append(c.Reasons, u.fieldReason(l, up.Kept))
 		}
-	}
-	up, err := u.judge(old, new, ls)
-	if err != nil {
-		return err
 	}
 	for _, l := range storedLeaves(up, tpl, tplLeaves) {
 		c.Reasons = append(c.Reasons, u.templateReason(l, len(tpl))...)
@@ -766,12 +766,17 @@ func splitImage(ref string) (repo, tag string) {
 	return ref, "latest"
 }
 
-// fieldReason says what changed outside a pod template.
-func (u *unit) fieldReason(l leaf) string {
+// fieldReason says what changed outside a pod template; a value the head
+// leaves out that the API server keeps (kept) says so.
+func (u *unit) fieldReason(l leaf, kept map[string]string) string {
+	path := dotted(l.path)
 	if l.order {
-		return dotted(l.path) + " order changed"
+		return path + " order changed"
 	}
-	return dotted(l.path) + ": " + u.fromTo(l)
+	if v, ok := kept[path]; ok && l.new == nil {
+		return path + ": left out; the cluster keeps " + v
+	}
+	return path + ": " + u.fromTo(l)
 }
 
 func (u *unit) how(l leaf) string {

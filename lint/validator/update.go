@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -122,13 +123,16 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	st.PrepareForCreate(ctx, applied)
 	// The Service registry keeps what it allocated, or the client once
 	// set, where the update leaves it empty (see patchAllocatedValues).
+	var kept map[string]string
 	if svc, ok := applied.(*api.Service); ok {
 		old := stored.(*api.Service)
 		normalizeClusterIPs(old, nil)
+		before := allocated(svc)
 		patchAllocatedValues(svc, old)
+		kept = keptValues(before, allocated(svc))
 		normalizeClusterIPs(svc, old)
 	}
-	u := verdict.Update{Known: true}
+	u := verdict.Update{Known: true, Kept: kept}
 	if err := rest.BeforeUpdate(st, ctx, applied, stored); err != nil {
 		u.Refused = problems(err)
 	}
@@ -330,6 +334,43 @@ func patchNodePorts(newSvc, oldSvc *api.Service) {
 			}
 		}
 	}
+}
+
+// allocated are the values patchAllocatedValues may fill in, by their
+// paths as a diff names them: a port by its name, or by its index where
+// it has none (a Service of one port).
+func allocated(svc *api.Service) map[string]string {
+	m := map[string]string{}
+	put := func(path, v string) {
+		if v != "" && v != "0" {
+			m[path] = v
+		}
+	}
+	put("spec.clusterIP", svc.Spec.ClusterIP)
+	put("spec.healthCheckNodePort", strconv.Itoa(int(svc.Spec.HealthCheckNodePort)))
+	for i, p := range svc.Spec.Ports {
+		key := p.Name
+		if key == "" {
+			key = strconv.Itoa(i)
+		}
+		put("spec.ports["+key+"].nodePort", strconv.Itoa(int(p.NodePort)))
+	}
+	return m
+}
+
+// keptValues are the values after holds that before lacks: those the
+// registry kept from the stored object.
+func keptValues(before, after map[string]string) map[string]string {
+	var kept map[string]string
+	for path, v := range after {
+		if _, ok := before[path]; !ok {
+			if kept == nil {
+				kept = map[string]string{}
+			}
+			kept[path] = v
+		}
+	}
+	return kept
 }
 
 func needsClusterIP(svc *api.Service) bool {

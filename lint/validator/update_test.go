@@ -1,6 +1,7 @@
 package validator
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -128,15 +129,21 @@ spec:
     - {name: https, port: 443, targetPort: 8443, nodePort: 30443}
 `
 	headless := "apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec:\n  clusterIP: None\n  selector: {app: db}\n  ports: [{port: 5432}]\n"
-	for _, c := range []struct{ name, old, from, to, refused string }{
-		{"clusterIP dropped", lb, "  clusterIP: 10.96.0.40\n", "", ""},
-		{"nodePorts dropped", lb, "targetPort: 8080, nodePort: 30080}", "targetPort: 8081}", ""},
-		{"healthCheckNodePort dropped", lb, "  healthCheckNodePort: 30400\n", "", ""},
-		{"all dropped", lb, "  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "", ""},
-		{"headless dropped", headless, "  clusterIP: None\n", "", ""},
-		{"clusterIP changed", lb, "clusterIP: 10.96.0.40", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]"},
-		{"headless made ClusterIP", headless, "clusterIP: None", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]"},
-		{"nodePort changed", lb, "nodePort: 30080", "nodePort: 30081", ""},
+	clusterIP, hc, np := map[string]string{"spec.clusterIP": "10.96.0.40"}, map[string]string{"spec.healthCheckNodePort": "30400"}, map[string]string{"spec.ports[http].nodePort": "30080"}
+	for _, c := range []struct {
+		name, old, from, to, refused string
+		kept                         map[string]string // what the update leaves out and the cluster keeps
+	}{
+		{"clusterIP dropped", lb, "  clusterIP: 10.96.0.40\n", "", "", clusterIP},
+		{"nodePorts dropped", lb, "targetPort: 8080, nodePort: 30080}", "targetPort: 8081}", "", np},
+		{"healthCheckNodePort dropped", lb, "  healthCheckNodePort: 30400\n", "", "", hc},
+		{"all dropped", lb, "  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "", "", map[string]string{"spec.clusterIP": "10.96.0.40", "spec.healthCheckNodePort": "30400"}},
+		{"headless dropped", headless, "  clusterIP: None\n", "", "", map[string]string{"spec.clusterIP": "None"}},
+		{"clusterIP changed", lb, "clusterIP: 10.96.0.40", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", nil},
+		{"headless made ClusterIP", headless, "clusterIP: None", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", nil},
+		{"nodePort changed", lb, "nodePort: 30080", "nodePort: 30081", "", nil},
+		// A Service that no longer needs node ports keeps none.
+		{"made ClusterIP", lb, "  type: LoadBalancer\n  externalTrafficPolicy: Local\n  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "  clusterIP: 10.96.0.40\n", "", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if !strings.Contains(c.old, c.from) {
@@ -148,6 +155,9 @@ spec:
 			}
 			if !u.Known || c.refused == "" && len(u.Refused) > 0 || c.refused != "" && (len(u.Refused) == 0 || u.Refused[0].Path != c.refused || !strings.Contains(u.Refused[0].Msg, "may not change once set")) {
 				t.Errorf("Known %v, refused %+v, want %q", u.Known, u.Refused, c.refused)
+			}
+			if !maps.Equal(u.Kept, c.kept) {
+				t.Errorf("kept %v, want %v", u.Kept, c.kept)
 			}
 		})
 	}
