@@ -44,7 +44,7 @@ const (
 // main reads and sets.
 func Main(v verdict.Validator, c gc.Collector, p Process) int {
 	env := Env(p.Environ).Lookup
-	limit := p.tuneGC(env)
+	tuned := p.tuneGC(env)
 	if v != nil {
 		if err := handover.CheckParent(env, contractTree); err != nil {
 			fmt.Fprintf(os.Stderr, "krender: %v\n", err)
@@ -52,7 +52,7 @@ func Main(v verdict.Validator, c gc.Collector, p Process) int {
 		}
 	}
 	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, filesys.OS, env)
-	h.environ, h.memoryLimit = p.Environ, limit
+	h.environ, h.memoryLimit, h.gcPercent = p.Environ, tuned.memoryLimit, tuned.gcPercent
 	h.collector, h.signals = c, true
 	return h.execute()
 }
@@ -89,9 +89,11 @@ type host struct {
 	signals bool
 	// environ is the whole environment, which a delegated command gets
 	// (Process.Environ); memoryLimit sets the process's soft memory limit
-	// as the actions learn what a run needs, nil: the user's, or a test's.
+	// as the actions learn what a run needs, and gcPercent GOGC for a
+	// command that wants its own (collector); nil: the user's, or a test's.
 	environ     []string
 	memoryLimit func(int64)
+	gcPercent   func(int)
 }
 
 // masked holds w's output back until the command is done and masks the

@@ -36,6 +36,18 @@ func (e Env) Lookup(name string) (string, bool) {
 	return "", false
 }
 
+// collector is what a command may still change of the collector once
+// tuneGC has set it: nil where the user's GOGC or GOMEMLIMIT decides, or
+// where main handed no setter (a test's host).
+type collector struct {
+	// memoryLimit sets the soft memory limit as the actions learn what a
+	// run needs (action.Options.MemoryLimit).
+	memoryLimit func(int64)
+	// gcPercent sets GOGC for a command whose heap differs from render's
+	// (diff: diffGCPercent).
+	gcPercent func(int)
+}
+
 // tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
 // the soft limit when that comes first. The live heap stays small (a few
 // tenants and the held-back output) and the garbage dies young, so
@@ -43,20 +55,23 @@ func (e Env) Lookup(name string) (string, bool) {
 // kernel faults in. At 100 tenants of the bench fleet GOGC=1000 took 30%
 // more CPU time than 200 and twice the peak RSS; 100 costs the same CPU as
 // 200 at small fleets and 5% more at 500 tenants. The limit then follows
-// the tenants the engine holds at once (action.Options.MemoryLimit): the
-// hook returned, nil where the user set GOMEMLIMIT. GOGC and GOMEMLIMIT,
-// when set, are the user's.
-func (p Process) tuneGC(env LookupEnv) func(int64) {
+// the tenants the engine holds at once (action.Options.MemoryLimit), and a
+// command may choose its own GOGC: the hooks returned. GOGC and
+// GOMEMLIMIT, when set, are the user's.
+func (p Process) tuneGC(env LookupEnv) collector {
+	var c collector
 	if gogc, _ := env("GOGC"); gogc == "" && p.SetGCPercent != nil {
 		p.SetGCPercent(200)
+		c.gcPercent = func(n int) { p.SetGCPercent(n) }
 	}
 	if limit, _ := env("GOMEMLIMIT"); limit != "" || p.SetMemoryLimit == nil {
-		return nil
+		return c
 	}
 	// Until the engine knows its units: parsing a hostile file near the
 	// limits would otherwise grow to three times its live heap.
 	p.SetMemoryLimit(128 << 20)
-	return func(n int64) { p.SetMemoryLimit(n) }
+	c.memoryLimit = func(n int64) { p.SetMemoryLimit(n) }
+	return c
 }
 
 // lookPath finds an executable named name on env's PATH, as exec.LookPath

@@ -14,6 +14,7 @@ import (
 	"github.com/krender/krender/cmd/internal/handover"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/internal/testing/testtool"
+	"github.com/krender/krender/lint/validator"
 )
 
 func TestEnvLookup(t *testing.T) {
@@ -46,18 +47,46 @@ func (r *recorder) process(environ ...string) Process {
 // user's GOGC and GOMEMLIMIT win.
 func TestTuneGCReadsTheHandedEnvironment(t *testing.T) {
 	var r recorder
-	hook := r.process("HOME=/h").tuneGC(Env{"HOME=/h"}.Lookup)
-	if !slices.Equal(r.gc, []int{200}) || !slices.Equal(r.limits, []int64{128 << 20}) || hook == nil {
-		t.Fatalf("GC percent %v, limits %v, hook %v: want 200, 128MiB and a hook", r.gc, r.limits, hook != nil)
+	c := r.process("HOME=/h").tuneGC(Env{"HOME=/h"}.Lookup)
+	if !slices.Equal(r.gc, []int{200}) || !slices.Equal(r.limits, []int64{128 << 20}) || c.memoryLimit == nil || c.gcPercent == nil {
+		t.Fatalf("GC percent %v, limits %v, hooks %v %v: want 200, 128MiB and both hooks", r.gc, r.limits, c.memoryLimit != nil, c.gcPercent != nil)
 	}
-	hook(300 << 20)
-	if !slices.Equal(r.limits, []int64{128 << 20, 300 << 20}) {
-		t.Fatalf("limits %v: the hook sets none", r.limits)
+	c.memoryLimit(300 << 20)
+	c.gcPercent(400)
+	if !slices.Equal(r.limits, []int64{128 << 20, 300 << 20}) || !slices.Equal(r.gc, []int{200, 400}) {
+		t.Fatalf("limits %v, GC percent %v: the hooks set none", r.limits, r.gc)
 	}
 	var user recorder
 	env := Env{"GOGC=50", "GOMEMLIMIT=1GiB"}
-	if hook := user.process(env...).tuneGC(env.Lookup); hook != nil || user.gc != nil || user.limits != nil {
-		t.Fatalf("with the user's GOGC and GOMEMLIMIT: GC percent %v, limits %v, hook %v", user.gc, user.limits, hook != nil)
+	if c := user.process(env...).tuneGC(env.Lookup); c.memoryLimit != nil || c.gcPercent != nil || user.gc != nil || user.limits != nil {
+		t.Fatalf("with the user's GOGC and GOMEMLIMIT: GC percent %v, limits %v, hooks %v %v", user.gc, user.limits, c.memoryLimit != nil, c.gcPercent != nil)
+	}
+}
+
+// diff sets its own GOGC through the host's hook (diffGCPercent), where the
+// user set none; render keeps tuneGC's.
+func TestDiffSetsItsGCPercent(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n"}
+	testtool.WriteFiles(t, filepath.Join(dir, "head"), files)
+	testtool.WriteFiles(t, filepath.Join(dir, "base"), files)
+	for _, c := range []struct {
+		args []string
+		want []int
+	}{
+		{[]string{"diff", "--base-dir", "../base", "-p", "p.yaml", "a.yaml"}, []int{diffGCPercent}},
+		{[]string{"render", "-p", "p.yaml", "a.yaml"}, nil},
+	} {
+		var out, errb bytes.Buffer
+		h := newHost(validator.APIServer{}, nil, c.args, strings.NewReader(""), &out, &errb, inTree(filepath.Join(dir, "head")), noEnv)
+		var set []int
+		h.gcPercent = func(n int) { set = append(set, n) }
+		if code := h.execute(); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		if !slices.Equal(set, c.want) {
+			t.Errorf("%v: GOGC set to %v, want %v", c.args, set, c.want)
+		}
 	}
 }
 
