@@ -149,15 +149,20 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	return u, nil
 }
 
-// asStored is an internal object in gv as JSON values, as the API server
-// serves what it stored. The versioned object shares memory with o (no
+// asStored is an internal object in gv as the API server serves what it
+// stored, as unstructured values (integers stay integers: 1000000, not
+// 1e+06), without a JSON round trip. The versioned object shares memory with o (no
 // copy): o is read, never written, and neither is used after.
 func asStored(o runtime.Object, gv schema.GroupVersion) (any, error) {
 	versioned, err := legacyscheme.Scheme.UnsafeConvertToVersion(o, gv)
 	if err != nil {
 		return nil, err
 	}
-	return jsonValue(versioned)
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(versioned)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // jsonValue is v as encoding/json reads it back into an any.

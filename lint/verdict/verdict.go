@@ -124,7 +124,7 @@ type Update struct {
 	// the API server's message; none: the apply is accepted.
 	Refused []Problem
 	// Stored are old and new as the API server stores them (defaulted,
-	// canonical, as JSON values), set when Template is: a difference
+	// canonical, as unstructured values), set when Template is: a difference
 	// written out that the stored forms lack is no reason to roll.
 	Stored [2]any
 	// Kept are the fields the update leaves out and the API server keeps
