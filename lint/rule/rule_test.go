@@ -2,20 +2,19 @@ package rule
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/krender/krender/internal/testing/guard"
 )
 
 // TestTableHoldsEveryDeclaredID: every id model/ruleid declares has one row
 // of the table, and every row's id is declared there, so no rule a stage
 // notes is missing from the profile schema's list or from check.disable.
 func TestTableHoldsEveryDeclaredID(t *testing.T) {
-	declared := declaredIDs(t, "../../model/ruleid")
+	declared := declaredIDs(t, "model/ruleid")
 	if len(declared) < 20 {
 		t.Fatalf("read %d ids from model/ruleid: too few to hold the table to", len(declared))
 	}
@@ -38,23 +37,13 @@ func TestTableHoldsEveryDeclaredID(t *testing.T) {
 	}
 }
 
-// declaredIDs are the string constants the package in dir declares.
-func declaredIDs(t *testing.T, dir string) []string {
+// declaredIDs are the string constants the package in folder rel (from the
+// module root) declares.
+func declaredIDs(t *testing.T, rel string) []string {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ids []string
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
+	for _, f := range guard.Package(t, rel) {
+		for _, d := range f.AST.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {
 				continue
@@ -63,7 +52,7 @@ func declaredIDs(t *testing.T, dir string) []string {
 				for _, v := range s.(*ast.ValueSpec).Values {
 					lit, ok := v.(*ast.BasicLit)
 					if !ok || lit.Kind != token.STRING {
-						t.Fatalf("%s: a rule id is a string literal", name)
+						t.Fatalf("%s: a rule id is a string literal", f.Rel)
 					}
 					id, _ := strconv.Unquote(lit.Value)
 					ids = append(ids, id)

@@ -7,12 +7,13 @@ import (
 	"go/types"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/krender/krender/internal/testing/guard"
 )
 
 // cobrasOwn is the action cell of a command cobra brings (help,
@@ -66,59 +67,46 @@ func TestArchitectureNamesEveryAction(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("architecture.md names %q, which is no command", name)
 		}
-		if row != nil && !declaresStruct(t, filepath.Join("../../..", row[0]), row[1]) {
+		if row == nil {
+			continue
+		}
+		files := guard.Package(t, row[0])
+		if !declaresStruct(files, row[1]) {
 			t.Errorf("architecture.md: %q's action %s.%s: no `type %s struct` in %s", name, row[0], row[1], row[1], row[0])
 		}
-		if row != nil {
-			if why := runContract(t, filepath.Join("../../..", row[0]), row[1]); why != "" {
-				t.Errorf("%q's action %s.%s breaks the actions' contract, Run(ctx context.Context) (Result, error): %s", name, row[0], row[1], why)
-			}
+		if why := runContract(files, row[1]); why != "" {
+			t.Errorf("%q's action %s.%s breaks the actions' contract, Run(ctx context.Context) (Result, error): %s", name, row[0], row[1], why)
 		}
 	}
 }
 
-// declaresStruct says whether a Go file of dir (tests aside) declares
-// `type name struct`.
-func declaresStruct(t *testing.T, dir, name string) bool {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	decl := regexp.MustCompile(`(?m)^type ` + name + ` struct\b`)
+// declaresStruct says whether one of files declares `type name struct`.
+func declaresStruct(files []guard.File, name string) bool {
 	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if decl.Match(b) {
-			return true
+		for _, d := range f.AST.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range g.Specs {
+				if ts := s.(*ast.TypeSpec); ts.Name.Name == name {
+					if _, ok := ts.Type.(*ast.StructType); ok {
+						return true
+					}
+				}
+			}
 		}
 	}
 	return false
 }
 
-// runContract says why the action type typeName of package dir breaks the one
-// contract of actions, `Run(ctx context.Context) (R, error)` with R a type
-// of the action's own package (its Result), or returns "".
-func runContract(t *testing.T, dir, typeName string) string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range f.Decls {
+// runContract says why the action type typeName of a package's files
+// breaks the one contract of actions, `Run(ctx context.Context) (R,
+// error)` with R a type of the action's own package (its Result), or
+// returns "".
+func runContract(files []guard.File, typeName string) string {
+	for _, f := range files {
+		for _, d := range f.AST.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Name.Name != "Run" || fn.Recv == nil || receiverName(fn.Recv.List[0].Type) != typeName {
 				continue

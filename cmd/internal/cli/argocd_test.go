@@ -52,21 +52,7 @@ func argoApp(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, sub := range []string{"templates", "profiles", "inject"} {
-		err := filepath.Walk(filepath.Join("../../..", sub), func(p string, info os.FileInfo, err error) error {
-			if err != nil || info.IsDir() {
-				return err
-			}
-			rel, _ := filepath.Rel("../../..", p)
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			testtool.WriteFiles(t, dir, map[string]string{rel: string(b)})
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		testtool.CopyTree(t, filepath.Join("../../..", sub), filepath.Join(dir, sub))
 	}
 	testtool.WriteFiles(t, dir, map[string]string{"krender.yaml": "# rendered by the krender Argo CD plugin\n"})
 	return dir

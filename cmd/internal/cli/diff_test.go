@@ -12,6 +12,7 @@ import (
 
 	"github.com/krender/krender/action/diff"
 	"github.com/krender/krender/cmd/internal/handover"
+	"github.com/krender/krender/internal/testing/testtool"
 )
 
 // gitRepo is a repository in a temporary directory holding the fleet
@@ -31,36 +32,14 @@ func gitRepo(t *testing.T) string {
 		}
 		return string(out)
 	}
-	copyTree(t, "../../../testdata/diff/fleet/base/fleet", top)
+	testtool.CopyTree(t, "../../../testdata/diff/fleet/base/fleet", top)
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
 	git("commit", "-q", "-m", "base")
-	copyTree(t, "../../../testdata/diff/fleet/profile.yaml", filepath.Join(top, "profile.yaml"))
-	copyTree(t, "../../../testdata/diff/fleet/templates", filepath.Join(top, "templates"))
+	testtool.CopyTree(t, "../../../testdata/diff/fleet/profile.yaml", filepath.Join(top, "profile.yaml"))
+	testtool.CopyTree(t, "../../../testdata/diff/fleet/templates", filepath.Join(top, "templates"))
 	git("add", "profile.yaml") // staged: the index is the head's too, and stays so
 	return top
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if fi.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 func repoState(t *testing.T, top string) string {

@@ -23,37 +23,14 @@ func kustomize(t *testing.T) string {
 		"the kustomize tier runs krender fn as an exec function in a real kustomize build (hack/tools.sh builds v5.5.0; kubectl kustomize skips exec functions)")
 }
 
-// copyTree copies the repository's dir into dst/dir.
-func copyTree(t *testing.T, dst, dir string) {
-	t.Helper()
-	err := filepath.Walk(filepath.Join("../../..", dir), func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel("../../..", p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, rel)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(out, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // kustomization lays out a kustomization whose transformers: entry runs
 // `krender fn` through a wrapper (kustomize's exec spec takes a path, no
 // arguments, resolved from the kustomization's directory).
 func kustomization(t *testing.T, bin string, resources []string, spec string) string {
 	dir := t.TempDir()
-	copyTree(t, dir, "templates")
-	copyTree(t, dir, "profiles")
-	copyTree(t, dir, "inject")
+	for _, sub := range []string{"templates", "profiles", "inject"} {
+		testtool.CopyTree(t, filepath.Join("../../..", sub), filepath.Join(dir, sub))
+	}
 	files := map[string]string{
 		"kustomization.yaml": "resources:\n  - " + strings.Join(resources, "\n  - ") + "\ntransformers:\n  - krender-fn.yaml\n",
 		"krender-fn.yaml": `apiVersion: krender.io/v1alpha1

@@ -18,6 +18,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +77,14 @@ func Read(t testing.TB, mode parser.Mode, keep func(rel string, test bool) bool)
 		t.Fatalf("found no Go file under %s to hold to the rule", tr.Root)
 	}
 	return tr
+}
+
+// Package parses the Go files, tests aside, of the one package in folder
+// rel (slash-separated, from the module root): what a test that reads one
+// package's declarations holds.
+func Package(t testing.TB, rel string) []File {
+	t.Helper()
+	return Read(t, 0, func(r string, test bool) bool { return !test && path.Dir(r) == rel }).Files
 }
 
 func skipDir(name string) bool {
