@@ -34,6 +34,9 @@ type diffVariant struct {
 	// want is the verdict expected of each object, by "Kind/name" (and
 	// "@tenant" with tenants): the variant shows what it claims to.
 	want map[string]string
+	// kept is how many fields krender diff says the head leaves out and
+	// the cluster keeps; the cluster must hold each value it names.
+	kept int
 }
 
 const diffDeployment = `apiVersion: apps/v1
@@ -237,10 +240,10 @@ var diffVariants = []diffVariant{
 	{name: "job-template", base: diffJob, head: swap(diffJob, "migrate:5", "migrate:6"), want: map[string]string{"Job/migrate": diff.Refused}},
 	{name: "pod-env", base: diffPod, head: swap(diffPod, "value: slow", "value: fast"), want: map[string]string{"Pod/debug": diff.Refused}},
 	{name: "service-port", base: diffService, head: swap(diffService, "targetPort: 8080", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
-	{name: "service-allocated-dropped", base: nodePortService("10.0.0.12", "30512"), head: swap(swap(nodePortService("10.0.0.12", "30512"), "  clusterIP: 10.0.0.12\n", ""), "targetPort: 8080, nodePort: 30512", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
-	{name: "service-headless-dropped", base: diffHeadless, head: swap(diffHeadless, "  clusterIP: None\n", ""), want: map[string]string{"Service/db": diff.None}},
+	{name: "service-allocated-dropped", base: nodePortService("10.0.0.12", "30512"), head: swap(swap(nodePortService("10.0.0.12", "30512"), "  clusterIP: 10.0.0.12\n", ""), "targetPort: 8080, nodePort: 30512", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}, kept: 2},
+	{name: "service-headless-dropped", base: diffHeadless, head: swap(diffHeadless, "  clusterIP: None\n", ""), want: map[string]string{"Service/db": diff.None}, kept: 1},
 	{name: "service-headless-port", base: diffHeadless, head: swap(diffHeadless, "{port: 5432}", "{port: 5432, targetPort: 5433}"), want: map[string]string{"Service/db": diff.None}},
-	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}},
+	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}, kept: 2},
 	{name: "service-cluster-ip-changed", base: nodePortService("10.0.0.13", "30513"), head: swap(nodePortService("10.0.0.13", "30513"), "clusterIP: 10.0.0.13", "clusterIP: 10.0.0.14"), want: map[string]string{"Service/web": diff.Refused}},
 	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
@@ -317,6 +320,56 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 			t.Errorf("%s: krender diff says %s, the cluster did %s, the variant is meant to show %s\napply said:\n%s", key, krender, cluster, v.want[key], out)
 		}
 	}
+	if n := checkKept(t, res.Changes); n != v.kept {
+		t.Errorf("krender diff says the cluster keeps %d fields the head leaves out, the variant is meant to show %d", n, v.kept)
+	}
+}
+
+var keptReason = regexp.MustCompile(`^(\S+): left out; the cluster keeps (.+)$`)
+
+// checkKept reads back each field krender diff says the cluster keeps
+// (spec.clusterIP, spec.ports[http].nodePort) from the object as the API
+// server now stores it, and returns how many there were.
+func checkKept(t *testing.T, changes []diff.Change) int {
+	t.Helper()
+	n := 0
+	for _, c := range changes {
+		for _, r := range c.Reasons {
+			m := keptReason.FindStringSubmatch(r)
+			if m == nil {
+				continue
+			}
+			n++
+			var stored any
+			kubectlJSON(t, &stored, "get", "-n", c.Namespace, strings.ToLower(c.Kind), c.Name)
+			if got := fmt.Sprint(fieldAt(stored, m[1])); got != m[2] {
+				t.Errorf("%s %s: krender diff says %q, the cluster holds %s", c.Kind, c.Name, r, got)
+			}
+		}
+	}
+	return n
+}
+
+// fieldAt is v's value at a diff's path: dotted keys, and [name] (a list
+// item by its name) or [index].
+func fieldAt(v any, path string) any {
+	for _, seg := range strings.Split(path, ".") {
+		key, item, _ := strings.Cut(strings.TrimSuffix(seg, "]"), "[")
+		m, _ := v.(map[string]any)
+		v = m[key]
+		if item == "" {
+			continue
+		}
+		l, _ := v.([]any)
+		v = nil
+		for i, it := range l {
+			if m, _ := it.(map[string]any); m["name"] == item || fmt.Sprint(i) == item {
+				v = it
+				break
+			}
+		}
+	}
+	return v
 }
 
 func writeFile(t *testing.T, path, text string) {
