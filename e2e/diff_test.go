@@ -241,6 +241,7 @@ var diffVariants = []diffVariant{
 	{name: "pod-env", base: diffPod, head: swap(diffPod, "value: slow", "value: fast"), want: map[string]string{"Pod/debug": diff.Refused}},
 	{name: "service-port", base: diffService, head: swap(diffService, "targetPort: 8080", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
 	{name: "service-allocated-dropped", base: nodePortService("10.0.0.12", "30512"), head: swap(swap(nodePortService("10.0.0.12", "30512"), "  clusterIP: 10.0.0.12\n", ""), "targetPort: 8080, nodePort: 30512", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}, kept: 2},
+	{name: "service-cluster-ips-dropped", base: swap(nodePortService("10.0.0.16", "30516"), "  selector:", "  clusterIPs: [10.0.0.16]\n  selector:"), head: nodePortService("10.0.0.16", "30516"), want: map[string]string{"Service/web": diff.None}, kept: 1},
 	{name: "service-headless-dropped", base: diffHeadless, head: swap(diffHeadless, "  clusterIP: None\n", ""), want: map[string]string{"Service/db": diff.None}, kept: 1},
 	{name: "service-headless-port", base: diffHeadless, head: swap(diffHeadless, "{port: 5432}", "{port: 5432, targetPort: 5433}"), want: map[string]string{"Service/db": diff.None}},
 	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}, kept: 2},

@@ -343,7 +343,7 @@ func patchNodePorts(newSvc, oldSvc *api.Service) {
 
 // allocated are the values patchAllocatedValues may fill in, by their
 // paths as a diff names them: a port by its name, or by its index where
-// it has none (a Service of one port).
+// it has none (a Service of one port); clusterIPs as a list prints.
 func allocated(svc *api.Service) map[string]string {
 	m := map[string]string{}
 	put := func(path, v string) {
@@ -352,6 +352,9 @@ func allocated(svc *api.Service) map[string]string {
 		}
 	}
 	put("spec.clusterIP", svc.Spec.ClusterIP)
+	if len(svc.Spec.ClusterIPs) > 0 {
+		put("spec.clusterIPs", fmt.Sprint(svc.Spec.ClusterIPs))
+	}
 	put("spec.healthCheckNodePort", strconv.Itoa(int(svc.Spec.HealthCheckNodePort)))
 	for i, p := range svc.Spec.Ports {
 		key := p.Name

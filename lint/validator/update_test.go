@@ -129,21 +129,32 @@ spec:
     - {name: https, port: 443, targetPort: 8443, nodePort: 30443}
 `
 	headless := "apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec:\n  clusterIP: None\n  selector: {app: db}\n  ports: [{port: 5432}]\n"
-	clusterIP, hc, np := map[string]string{"spec.clusterIP": "10.96.0.40"}, map[string]string{"spec.healthCheckNodePort": "30400"}, map[string]string{"spec.ports[http].nodePort": "30080"}
+	// kept are the fields the cluster keeps: the head of every case leaves
+	// clusterIPs out, which the registry keeps from the stored Service.
+	kept := func(kv ...string) map[string]string {
+		m := map[string]string{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	ips := "spec.clusterIPs"
+	dual := strings.Replace(lb, "  clusterIP: 10.96.0.40\n", "  clusterIP: 10.96.0.40\n  clusterIPs: [10.96.0.40]\n", 1)
 	for _, c := range []struct {
 		name, old, from, to, refused string
 		kept                         map[string]string // what the update leaves out and the cluster keeps
 	}{
-		{"clusterIP dropped", lb, "  clusterIP: 10.96.0.40\n", "", "", clusterIP},
-		{"nodePorts dropped", lb, "targetPort: 8080, nodePort: 30080}", "targetPort: 8081}", "", np},
-		{"healthCheckNodePort dropped", lb, "  healthCheckNodePort: 30400\n", "", "", hc},
-		{"all dropped", lb, "  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "", "", map[string]string{"spec.clusterIP": "10.96.0.40", "spec.healthCheckNodePort": "30400"}},
-		{"headless dropped", headless, "  clusterIP: None\n", "", "", map[string]string{"spec.clusterIP": "None"}},
-		{"clusterIP changed", lb, "clusterIP: 10.96.0.40", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", nil},
-		{"headless made ClusterIP", headless, "clusterIP: None", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", nil},
-		{"nodePort changed", lb, "nodePort: 30080", "nodePort: 30081", "", nil},
+		{"clusterIP dropped", lb, "  clusterIP: 10.96.0.40\n", "", "", kept("spec.clusterIP", "10.96.0.40", ips, "[10.96.0.40]")},
+		{"clusterIPs dropped", dual, "  clusterIPs: [10.96.0.40]\n", "", "", kept(ips, "[10.96.0.40]")},
+		{"nodePorts dropped", lb, "targetPort: 8080, nodePort: 30080}", "targetPort: 8081}", "", kept(ips, "[10.96.0.40]", "spec.ports[http].nodePort", "30080")},
+		{"healthCheckNodePort dropped", lb, "  healthCheckNodePort: 30400\n", "", "", kept(ips, "[10.96.0.40]", "spec.healthCheckNodePort", "30400")},
+		{"all dropped", lb, "  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "", "", kept("spec.clusterIP", "10.96.0.40", ips, "[10.96.0.40]", "spec.healthCheckNodePort", "30400")},
+		{"headless dropped", headless, "  clusterIP: None\n", "", "", kept("spec.clusterIP", "None", ips, "[None]")},
+		{"clusterIP changed", lb, "clusterIP: 10.96.0.40", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", kept(ips, "[10.96.0.40]")},
+		{"headless made ClusterIP", headless, "clusterIP: None", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", kept(ips, "[None]")},
+		{"nodePort changed", lb, "nodePort: 30080", "nodePort: 30081", "", kept(ips, "[10.96.0.40]")},
 		// A Service that no longer needs node ports keeps none.
-		{"made ClusterIP", lb, "  type: LoadBalancer\n  externalTrafficPolicy: Local\n  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "  clusterIP: 10.96.0.40\n", "", nil},
+		{"made ClusterIP", lb, "  type: LoadBalancer\n  externalTrafficPolicy: Local\n  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "  clusterIP: 10.96.0.40\n", "", kept(ips, "[10.96.0.40]")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if !strings.Contains(c.old, c.from) {

@@ -128,7 +128,7 @@ type Update struct {
 	// written out that the stored forms lack is no reason to roll.
 	Stored [2]any
 	// Kept are the fields the update leaves out and the API server keeps
-	// as stored (a Service's allocated clusterIP, nodePorts and
+	// as stored (a Service's allocated clusterIP and clusterIPs, nodePorts and
 	// healthCheckNodePort), each path as a diff names it ("spec.clusterIP",
 	// "spec.ports[http].nodePort") with the value kept.
 	Kept map[string]string
