@@ -96,7 +96,13 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	if !ok || !legacyscheme.Scheme.Recognizes(gvk) {
 		return verdict.Update{}, nil
 	}
+	// A manifest that names no namespace goes to kubectl's (the context's,
+	// or -n); the API server requires one of what it stores, not of the
+	// manifest, and which one judges nothing here.
 	ns := new.Namespace()
+	if ns == "" && st.NamespaceScoped() {
+		ns = metav1.NamespaceDefault
+	}
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
 	stored, err := internal(old, gvk)
 	if err != nil {
@@ -112,6 +118,7 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 		m.SetUID(types.UID("00000000-0000-0000-0000-000000000001"))
 		m.SetCreationTimestamp(created)
 		m.SetResourceVersion("1")
+		m.SetNamespace(ns)
 		if !st.NamespaceScoped() {
 			m.SetNamespace("")
 		}

@@ -110,6 +110,37 @@ spec:
 	}
 }
 
+// TestUpdateWithoutNamespace: a namespaced object that names no
+// namespace goes where kubectl sends it (the context's, or -n), which the
+// API server requires of the stored object, not of the manifest: its
+// update is judged as any other, in each kind the registry knows.
+func TestUpdateWithoutNamespace(t *testing.T) {
+	deploy := strings.Replace(web, "{name: web, namespace: shop}", "{name: web}", 1)
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: V}\n"
+	svc := "apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec: {ports: [{port: 80}]}\n"
+	for _, c := range []struct {
+		name, old, new string
+		template       bool
+	}{
+		{"Deployment", deploy, strings.Replace(deploy, "web:2.4.1", "web:2.5.0", 1), true},
+		{"ConfigMap", cm, strings.Replace(cm, "k: V", "k: W", 1), false},
+		{"Service", svc, strings.Replace(svc, "port: 80", "port: 81", 1), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.old == c.new || strings.Contains(c.old, "namespace") {
+				t.Fatalf("the case changes nothing or names a namespace: %q", c.old)
+			}
+			u, err := APIServer{}.Update(object(t, c.old), object(t, c.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !u.Known || len(u.Refused) > 0 || u.Template != c.template {
+				t.Errorf("%+v; want known, not refused, template changed: %v", u, c.template)
+			}
+		})
+	}
+}
+
 // TestUpdateServiceKeepsAllocatedValues: a Service update that leaves the
 // stored clusterIP, a port's nodePort or the healthCheckNodePort empty
 // keeps them, as the Service registry patches them in before it validates;
