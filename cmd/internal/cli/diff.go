@@ -40,15 +40,13 @@ func diffCmd(h *host) *cobra.Command {
 			if err := checkDiffArgs(format, args); err != nil {
 				return err
 			}
+			h.setGCPercent(diffGCPercent)
 			if h.validator == nil && (len(d.CRDs) > 0 || h.hasCheckBinary()) {
 				// CRDs' transition rules need the API server's code, and
 				// nearly every diff that changes a workload does: where
 				// krender-check is there, it runs the whole diff at once
 				// rather than after krender rendered both sides in vain.
 				return h.delegate()
-			}
-			if h.gcPercent != nil {
-				h.gcPercent(diffGCPercent)
 			}
 			ctx, stop := h.interruptible()
 			defer func() { err = stop(err) }()

@@ -52,7 +52,7 @@ func Main(v verdict.Validator, c gc.Collector, p Process) int {
 		}
 	}
 	h := newHost(v, nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, filesys.OS, env)
-	h.environ, h.memoryLimit, h.gcPercent = p.Environ, tuned.memoryLimit, tuned.gcPercent
+	h.environ, h.memoryLimit, h.gcPercent, h.gogc = p.Environ, tuned.memoryLimit, tuned.gcPercent, tuned.gogc
 	h.collector, h.signals = c, true
 	return h.execute()
 }
@@ -94,6 +94,19 @@ type host struct {
 	environ     []string
 	memoryLimit func(int64)
 	gcPercent   func(int)
+	// gogc is the GOGC the command runs with where the user set none,
+	// which krender-check is handed too (childEnviron); 0: the user's.
+	gogc int
+}
+
+// setGCPercent gives the command GOGC n where the user set none.
+func (h *host) setGCPercent(n int) {
+	if h.gcPercent != nil {
+		h.gcPercent(n)
+	}
+	if h.gogc != 0 {
+		h.gogc = n
+	}
 }
 
 // masked holds w's output back until the command is done and masks the

@@ -46,7 +46,12 @@ type collector struct {
 	// gcPercent sets GOGC for a command whose heap differs from render's
 	// (diff: diffGCPercent).
 	gcPercent func(int)
+	// gogc is the GOGC tuneGC set, 0 where the user's decides.
+	gogc int
 }
+
+// renderGCPercent is GOGC where the user sets none (tuneGC).
+const renderGCPercent = 200
 
 // tuneGC lets the heap grow to three times the live heap (GOGC=200), or to
 // the soft limit when that comes first. The live heap stays small (a few
@@ -61,8 +66,8 @@ type collector struct {
 func (p Process) tuneGC(env LookupEnv) collector {
 	var c collector
 	if gogc, _ := env("GOGC"); gogc == "" && p.SetGCPercent != nil {
-		p.SetGCPercent(200)
-		c.gcPercent = func(n int) { p.SetGCPercent(n) }
+		p.SetGCPercent(renderGCPercent)
+		c.gcPercent, c.gogc = func(n int) { p.SetGCPercent(n) }, renderGCPercent
 	}
 	if limit, _ := env("GOMEMLIMIT"); limit != "" || p.SetMemoryLimit == nil {
 		return c

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -158,5 +159,57 @@ func TestDelegateUsesHandedEnvironment(t *testing.T) {
 		if _, handed := environ.Lookup(name); !handed && os.Getenv(name) != "" && name != "PWD" {
 			t.Errorf("krender-check got the test process's %s", name)
 		}
+	}
+}
+
+// krender-check is handed the GOGC the command runs with where the user
+// set none, so that its package initialisation runs under it; the user's
+// GOGC, when set, it gets as it is.
+func TestDelegateHandsItsGCPercent(t *testing.T) {
+	printEnv, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, handover.Binary), []byte("#!/bin/sh\nexec "+printEnv+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	testtool.WriteFiles(t, dir, map[string]string{"p.yaml": "vars: {}\n", "a.yaml": "kind: ConfigMap\n", "crd.yaml": "kind: CustomResourceDefinition\n"})
+	diff := []string{"diff", "--base-dir", ".", "-p", "p.yaml", "a.yaml"}
+	check := []string{"check", "-p", "p.yaml", "--crds", "crd.yaml", "a.yaml"}
+	for _, c := range []struct {
+		name    string
+		args    []string
+		environ Env
+		gogc    int // what tuneGC said: 0 where the user's GOGC decides
+		want    []string
+	}{
+		{"diff", diff, Env{"PATH=" + bin}, renderGCPercent, []string{"GOGC=" + strconv.Itoa(diffGCPercent)}},
+		{"diff, GOGC empty", diff, Env{"GOGC=", "PATH=" + bin}, renderGCPercent, []string{"GOGC=" + strconv.Itoa(diffGCPercent)}},
+		{"check", check, Env{"PATH=" + bin}, renderGCPercent, []string{"GOGC=" + strconv.Itoa(renderGCPercent)}},
+		{"the user's", diff, Env{"GOGC=150", "PATH=" + bin}, 0, []string{"GOGC=150"}},
+		{"a test's host", diff, Env{"PATH=" + bin}, 0, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			h := newHost(nil, nil, c.args, strings.NewReader(""), &out, &errb, inTree(dir), c.environ.Lookup)
+			h.environ, h.gogc = c.environ, c.gogc
+			if c.gogc != 0 {
+				h.gcPercent = func(int) {}
+			}
+			if code := h.execute(); code != exitOK {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				if strings.HasPrefix(l, "GOGC=") {
+					got = append(got, l)
+				}
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("krender-check's GOGC: %q, want %q", got, c.want)
+			}
+		})
 	}
 }
