@@ -38,6 +38,7 @@ func sameValue(t testing.TB, name, what string, o *manifest.Object) bool {
 		text, _ := yaml.Marshal(o.Node)
 		t.Errorf("%s (%s): Value\n%#v\nJSON\n%#v\nof\n%s", name, what, v, want, text)
 	}
+	sameJSON(t, name+" ("+what+")", v)
 	return true
 }
 

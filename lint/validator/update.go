@@ -272,7 +272,7 @@ func problems(err error) []verdict.Problem {
 // (krender's printer) read as kubectl reads them (sigs.k8s.io/yaml).
 func sent(o *manifest.Object) ([]byte, error) {
 	if v, ok := fieldcheck.Value(o.Node); ok {
-		return json.Marshal(v)
+		return fieldcheck.ValueJSON(v)
 	}
 	text, err := manifest.MarshalObject(o)
 	if err != nil {
