@@ -69,7 +69,9 @@ func sameNode(a, b *yaml.Node, skipName bool, depth int) bool {
 	}
 	switch a.Kind {
 	case yaml.ScalarNode:
-		return a.Value == b.Value && a.ShortTag() == b.ShortTag()
+		// A value spelled otherwise (~ and null, 0x10 and 16) is left to
+		// the comparison that reads both sides as kubectl does.
+		return a.Value == b.Value && (sameTag(a, b) || a.ShortTag() == b.ShortTag())
 	case yaml.SequenceNode:
 		return sameSequence(a, b, depth)
 	case yaml.MappingNode:
@@ -78,15 +80,22 @@ func sameNode(a, b *yaml.Node, skipName bool, depth int) bool {
 	return false
 }
 
+// sameTag: two scalars of one explicit tag resolve alike, without
+// ShortTag's resolving of an untagged value (whose quoting decides).
+func sameTag(a, b *yaml.Node) bool { return a.Tag == b.Tag && a.Tag != "" && a.Tag != "!" }
+
 // content is n with aliases followed and a document's wrapper removed.
 func content(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
+	for {
+		switch {
+		case n.Kind == yaml.AliasNode && n.Alias != nil:
+			n = n.Alias
+		case n.Kind == yaml.DocumentNode && len(n.Content) == 1:
+			n = n.Content[0]
+		default:
+			return n
+		}
 	}
-	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		return content(n.Content[0])
-	}
-	return n
 }
 
 func sameSequence(a, b *yaml.Node, depth int) bool {
@@ -110,7 +119,13 @@ func sameMapping(a, b *yaml.Node, skipName bool, depth int) bool {
 		if k.Kind != yaml.ScalarNode {
 			return false // a key that is no string: compared as data
 		}
-		bv := manifest.Value(b, k.Value)
+		// Both sides mostly hold their keys in one order: a key at the same
+		// place is found without a search (a mapping holds no key twice:
+		// duplicateKeys).
+		bv := b.Content[i+1]
+		if b.Content[i].Value != k.Value {
+			bv = manifest.Value(b, k.Value)
+		}
 		if bv == nil {
 			return false
 		}

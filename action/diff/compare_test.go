@@ -53,6 +53,56 @@ func TestEqualIsDeepEqual(t *testing.T) {
 	}
 }
 
+// TestSameNodeIsSameData: sameNode says two trees are the same exactly
+// when they decode to equal data, whatever their key order, quoting,
+// styles, comments, tags spelled out or aliases: every pair among
+// documents that differ in one of those, or in a value. A value spelled
+// otherwise (~ and null) is not the same: YAML 1.1, which kubectl reads,
+// and 1.2 disagree on some spellings, so the comparison that follows
+// reads them.
+func TestSameNodeIsSameData(t *testing.T) {
+	docs := []string{
+		"{a: 1, b: x}", "{b: x, a: 1}", "{a: '1', b: x}", "{a: !!str 1, b: x}", "{a: !!int 1, b: x}", "{a: 1, b: \"x\"}",
+		"{a: 1, b: !!str x}", "{a: 1, b: y}", "{a: 1, c: x}", "{a: 1}", "{a: 1, b: x, c: 2}",
+		"a: 1 # one\nb: |-\n  x\n", "{a: 1.0, b: x}", "{a: true, b: x}", "{a: 'true', b: x}", "{a: null, b: x}",
+		"{a: &n {c: [1, 2]}, b: *n}", "{a: {c: [1, 2]}, b: {c: [1, 2]}}", "{a: {c: [2, 1]}, b: {c: [1, 2]}}", "{b: {c: [1, 2]}, a: {c: [1, 2]}}",
+		"[a, b]", "[b, a]", "['a', b]", "x", "'x'", "!!str x", "1", "'1'",
+	}
+	type tree struct {
+		text string
+		node *yaml.Node
+		data any
+	}
+	var trees []tree
+	for _, d := range docs {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(d), &n); err != nil {
+			t.Fatalf("%q: %v", d, err)
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			t.Fatalf("%q: %v", d, err)
+		}
+		trees = append(trees, tree{d, &n, v})
+	}
+	for _, a := range trees {
+		for _, b := range trees {
+			if got, want := sameNode(a.node, b.node, false, 0), reflect.DeepEqual(a.data, b.data); got != want {
+				t.Errorf("sameNode(%q, %q) = %v, the data says %v", a.text, b.text, got, want)
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"a: ~", "a: null"}, {"a: 0x10", "a: 16"}, {"a: 1.0", "a: 1.00"}, {"a: True", "a: true"}} {
+		var a, b yaml.Node
+		if yaml.Unmarshal([]byte(pair[0]), &a) != nil || yaml.Unmarshal([]byte(pair[1]), &b) != nil {
+			t.Fatal(pair)
+		}
+		if sameNode(&a, &b, false, 0) {
+			t.Errorf("sameNode(%q, %q): the same, without reading them as kubectl does", pair[0], pair[1])
+		}
+	}
+}
+
 // TestPlainValueIsDecode: plainValue reads every object of the diff's
 // golden cases and the bench fleet's templates as yaml's Decode does, and
 // a tree it is not sure of (tags, spellings of numbers, anchors) not at
