@@ -37,6 +37,9 @@ type diffVariant struct {
 	// kept is how many fields krender diff says the head leaves out and
 	// the cluster keeps; the cluster must hold each value it names.
 	kept int
+	// noNamespace: the objects name no namespace, as a chart's manifests,
+	// and kubectl applies them with -n.
+	noNamespace bool
 }
 
 const diffDeployment = `apiVersion: apps/v1
@@ -213,6 +216,8 @@ func swap(s, old, new string) string {
 }
 
 var diffVariants = []diffVariant{
+	{name: "no-namespace", base: withoutNamespace(diffDeployment + "---\n" + diffService), head: withoutNamespace(swap(diffDeployment, "web:2.4.1", "web:2.5.0") + "---\n" + swap(diffService, "port: 80,", "port: 81,")),
+		want: map[string]string{"Deployment/web": diff.Rolls, "Service/web": diff.None}, noNamespace: true},
 	{name: "image", base: diffDeployment, head: swap(diffDeployment, "web:2.4.1", "web:2.5.0"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "pull-policy-default", base: diffDeployment, head: swap(diffDeployment, "          env:", "          imagePullPolicy: IfNotPresent\n          env:"), want: map[string]string{"Deployment/web": diff.None}},
 	{name: "protocol-default", base: diffDeployment, head: swap(diffDeployment, "{containerPort: 8080}", "{containerPort: 8080, protocol: TCP}"), want: map[string]string{"Deployment/web": diff.None}},
@@ -296,12 +301,16 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 		t.Fatal(err)
 	}
 
-	kubectlOK(t, renderTo(t, base, opts), "apply", "-f", "-")
+	apply := []string{"apply", "-f", "-"}
+	if v.noNamespace {
+		apply = []string{"apply", "-n", ns, "-f", "-"}
+	}
+	kubectlOK(t, renderTo(t, base, opts), apply...)
 	before := map[string]clusterState{}
 	for key, w := range workloadsOf(v, tenants) {
 		before[key] = readState(t, w, true)
 	}
-	out, _ := kubectl(t, renderTo(t, head, opts), "apply", "-f", "-")
+	out, _ := kubectl(t, renderTo(t, head, opts), apply...)
 	refused := refusals(out)
 	for key, w := range workloadsOf(v, tenants) {
 		cluster := diff.None
@@ -311,9 +320,12 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 		default:
 			cluster = before[key].verdict(readState(t, w, false))
 		}
-		krender := diff.None
+		krender, named := diff.None, w.ns
+		if v.noNamespace {
+			named = ""
+		}
 		for _, c := range res.Changes {
-			if c.Kind == w.kind && c.Name == w.name && c.Namespace == w.ns {
+			if c.Kind == w.kind && c.Name == w.name && c.Namespace == named {
 				krender = c.Verdict()
 			}
 		}
@@ -381,6 +393,15 @@ func writeFile(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// withoutNamespace is templates that name no namespace.
+func withoutNamespace(templates string) string {
+	out := strings.ReplaceAll(templates, `, namespace: "${NAMESPACE}"`, "")
+	if strings.Contains(out, "namespace") || out == templates {
+		panic(fmt.Sprintf("a namespace is left in, or none was there: %q", out))
+	}
+	return out
 }
 
 // diffProfile is a side's profile: one namespace, or tenants a and b, b's
