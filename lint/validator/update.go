@@ -96,13 +96,7 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	if !ok || !legacyscheme.Scheme.Recognizes(gvk) {
 		return verdict.Update{}, nil
 	}
-	// A manifest that names no namespace goes to kubectl's (the context's,
-	// or -n); the API server requires one of what it stores, not of the
-	// manifest, and which one judges nothing here.
-	ns := new.Namespace()
-	if ns == "" && st.NamespaceScoped() {
-		ns = metav1.NamespaceDefault
-	}
+	ns := namespaceOf(new, st)
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
 	stored, err := internal(old, gvk)
 	if err != nil {
@@ -112,17 +106,7 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	if err != nil {
 		return verdict.Update{}, err
 	}
-	created := metav1.Now()
-	for _, o := range []runtime.Object{stored, applied} {
-		m := o.(metav1.Object)
-		m.SetUID(types.UID("00000000-0000-0000-0000-000000000001"))
-		m.SetCreationTimestamp(created)
-		m.SetResourceVersion("1")
-		m.SetNamespace(ns)
-		if !st.NamespaceScoped() {
-			m.SetNamespace("")
-		}
-	}
+	asCreated(ns, stored, applied)
 	st.PrepareForCreate(ctx, stored)
 	st.Canonicalize(stored)
 	// What the server wrote into the stored object (a Job's selector and
@@ -154,6 +138,34 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 		}
 	}
 	return u, nil
+}
+
+// namespaceOf is the namespace o is stored in: a manifest that names none
+// goes to kubectl's (the context's, or -n); the API server requires one of
+// what it stores, not of the manifest, and which one judges nothing here.
+// None for a cluster-scoped kind.
+func namespaceOf(o *manifest.Object, st strategy) string {
+	switch ns := o.Namespace(); {
+	case !st.NamespaceScoped():
+		return ""
+	case ns == "":
+		return metav1.NamespaceDefault
+	default:
+		return ns
+	}
+}
+
+// asCreated gives both objects what the API server sets on what it
+// creates, and their namespace.
+func asCreated(ns string, objs ...runtime.Object) {
+	created := metav1.Now()
+	for _, o := range objs {
+		m := o.(metav1.Object)
+		m.SetUID(types.UID("00000000-0000-0000-0000-000000000001"))
+		m.SetCreationTimestamp(created)
+		m.SetResourceVersion("1")
+		m.SetNamespace(ns)
+	}
 }
 
 // asStored is an internal object in gv as the API server serves what it
