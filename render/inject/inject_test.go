@@ -81,7 +81,14 @@ func newStage(t testing.TB, mode string) *Stage {
 
 func render(t testing.TB, st *Stage) (*manifest.Set, *manifest.Object) {
 	t.Helper()
-	objs, err := manifest.Parse(manifest.NewSource("app.yaml", []byte(template)))
+	s := applyTo(t, st, template)
+	return s, s.Objects[0]
+}
+
+// applyTo runs st over the objects of text, read as app.yaml.
+func applyTo(t testing.TB, st *Stage, text string) *manifest.Set {
+	t.Helper()
+	objs, err := manifest.Parse(manifest.NewSource("app.yaml", []byte(text)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +96,7 @@ func render(t testing.TB, st *Stage) (*manifest.Set, *manifest.Object) {
 	if err := st.Apply(s); err != nil {
 		t.Fatal(err)
 	}
-	return s, objs[0]
+	return s
 }
 
 // TestInjectedNodesNameTheFragment: positions of injected nodes are in the

@@ -43,15 +43,7 @@ func applyEntry(t *testing.T, template, frag string, in profiles.Inject) *manife
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := manifest.Parse(manifest.NewSource("app.yaml", []byte(template)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &manifest.Set{Objects: objs}
-	if err := st.Apply(s); err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return applyTo(t, st, template)
 }
 
 const deployment = `apiVersion: apps/v1
