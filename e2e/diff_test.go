@@ -230,6 +230,8 @@ var diffVariants = []diffVariant{
 	{name: "own-labels", base: diffDeployment, head: swap(diffDeployment, "labels: {app: web}}", "labels: {app: web, team: storefront}}"), want: map[string]string{"Deployment/web": diff.None}},
 	{name: "min-ready", base: diffDeployment, head: swap(diffDeployment, "  replicas: 0", "  minReadySeconds: 10\n  replicas: 0"), want: map[string]string{"Deployment/web": diff.None}},
 	{name: "pod-annotation", base: diffDeployment, head: swap(diffDeployment, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: web}, annotations: {prometheus.io/scrape: \"true\"}}"), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "unknown-field", base: diffDeployment, head: swap(diffDeployment, "          env:", "          imagePullPolcy: Always\n          env:"), want: map[string]string{"Deployment/web": diff.Refused}},
+	{name: "wrong-type", base: diffDeployment, head: swap(diffDeployment, `{name: B, value: "2"}`, "{name: B, value: 2}"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "selector", base: diffDeployment, head: strings.ReplaceAll(diffDeployment, "{app: web}}", "{app: web, v: \"2\"}}"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "hashed-configmap", base: diffConfigured, head: swap(diffConfigured, "checkout=off", "checkout=on"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "hashed-secret", base: diffConfigured, head: swap(diffConfigured, "token: base-token", "token: head-token"), want: map[string]string{"Deployment/web": diff.Rolls}},
@@ -311,11 +313,11 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 		before[key] = readState(t, w, true)
 	}
 	out, _ := kubectl(t, renderTo(t, head, opts), apply...)
-	refused := refusals(out)
+	refused, applied := refusals(out), appliedObjects(out)
 	for key, w := range workloadsOf(v, tenants) {
 		cluster := diff.None
 		switch {
-		case refused[w.kind+"/"+w.name]:
+		case refused[w.kind+"/"+w.name] || !applied[strings.ToLower(w.kind)+"/"+w.name]:
 			cluster = diff.Refused
 		default:
 			cluster = before[key].verdict(readState(t, w, false))
@@ -437,6 +439,20 @@ var invalid = regexp.MustCompile(`The (\w+) "([^"]+)" is invalid`)
 func refusals(out string) map[string]bool {
 	m := map[string]bool{}
 	for _, s := range invalid.FindAllStringSubmatch(out, -1) {
+		m[s[1]+"/"+s[2]] = true
+	}
+	return m
+}
+
+var appliedLine = regexp.MustCompile(`(?m)^([a-z]+)(?:\.[\w.]+)?/(\S+) (?:created|configured|unchanged)$`)
+
+// appliedObjects are the objects kubectl apply's output says it applied,
+// as "kind/name" in lower case: one it refused at decoding ("The request
+// is invalid: patch: ... strict decoding error: ...") is named nowhere
+// else.
+func appliedObjects(out string) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range appliedLine.FindAllStringSubmatch(out, -1) {
 		m[s[1]+"/"+s[2]] = true
 	}
 	return m

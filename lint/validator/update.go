@@ -72,6 +72,9 @@ var strategies = map[schema.GroupKind]strategy{
 // converted to the internal type, old as its create stored it, then new
 // through the registry's update (rest.BeforeUpdate: PrepareForUpdate and
 // the kind's Validate*Update). The pod templates are compared as stored.
+// new is read as the API server reads what `kubectl apply` sends, with
+// unknown fields refused (kubectl's default --validate=strict): a field it
+// does not decode into stops the update there (patched).
 //
 // An Argo Rollout is a custom resource: the API server stores it as
 // written (its CRD defaults nothing in the template). Its controller finds
@@ -98,13 +101,15 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	}
 	ns := namespaceOf(new, st)
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
-	stored, err := internal(old, gvk)
+	stored, err := internal(old, gvk, false)
 	if err != nil {
 		return verdict.Update{}, err
 	}
-	applied, err := internal(new, gvk)
-	if err != nil {
-		return verdict.Update{}, err
+	applied, refused, err := patched(old, new, gvk)
+	if err != nil || refused != nil {
+		// The API server stops at the decoding: nothing is validated, and
+		// the template is compared as written.
+		return verdict.Update{Refused: refused}, err
 	}
 	asCreated(ns, stored, applied)
 	st.PrepareForCreate(ctx, stored)
@@ -242,8 +247,8 @@ func rolloutTemplate(o *manifest.Object) (*corev1.PodTemplateSpec, bool) {
 }
 
 // internal is o decoded into its versioned Go type, defaulted and converted
-// to the API server's internal type.
-func internal(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {
+// to the API server's internal type; strict: an unknown field is an error.
+func internal(o *manifest.Object, gvk schema.GroupVersionKind, strict bool) (runtime.Object, error) {
 	js, err := sent(o)
 	if err != nil {
 		return nil, err
@@ -252,7 +257,16 @@ func internal(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, 
 	if err != nil {
 		return nil, err
 	}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, versioned); err != nil {
+	var unknown []error
+	if strict {
+		unknown, err = kjson.UnmarshalStrict(js, versioned, kjson.DisallowUnknownFields)
+	} else {
+		err = kjson.UnmarshalCaseSensitivePreserveInts(js, versioned)
+	}
+	if err == nil && len(unknown) > 0 {
+		err = runtime.NewStrictDecodingError(unknown)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}
 	legacyscheme.Scheme.Default(versioned)
@@ -263,6 +277,133 @@ func internal(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, 
 		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}
 	return out, nil
+}
+
+// patched is new as the API server decodes what `kubectl apply` sends
+// over old (handlers.applyPatchToObject): the patched object read from its
+// map form with unknown fields reported, as kubectl's default
+// --validate=strict asks, then defaulted and converted to the internal
+// type. refused is the API server's refusal of a field new does not decode
+// into (an unknown field, a wrong type); a field old already had the same
+// way is none, as kubectl's patch carries only what changed.
+func patched(old, new *manifest.Object, gvk schema.GroupVersionKind) (obj runtime.Object, refused []verdict.Problem, err error) {
+	if obj, err := internal(new, gvk, true); err == nil {
+		return obj, nil, nil // the JSON decoder's fields are all known and typed: nothing to refuse
+	}
+	versioned, derr, err := fromMap(new, gvk)
+	if err != nil {
+		return nil, nil, err
+	}
+	if derr != nil {
+		if refused = decodeRefusal(old, new, gvk, derr); refused != nil {
+			return nil, refused, nil
+		}
+		if !isStrict(derr) { // the base's error too: read as before
+			return internalOf(new, gvk)
+		}
+	}
+	legacyscheme.Scheme.Default(versioned)
+	obj, err = legacyscheme.Scheme.UnsafeConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", new.Pos(new.Node), err)
+	}
+	return obj, nil, nil
+}
+
+// internalOf is internal with no refusal.
+func internalOf(o *manifest.Object, gvk schema.GroupVersionKind) (runtime.Object, []verdict.Problem, error) {
+	obj, err := internal(o, gvk, false)
+	return obj, nil, err
+}
+
+// fromMap is o decoded into its versioned type from its map form, as the
+// API server reads a patched object (runtime's FromUnstructuredWithValidation,
+// unknown fields reported); derr is what the decoding said.
+func fromMap(o *manifest.Object, gvk schema.GroupVersionKind) (versioned runtime.Object, derr, err error) {
+	m, err := unstructured(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	if versioned, err = legacyscheme.Scheme.New(gvk); err != nil {
+		return nil, nil, err
+	}
+	return versioned, runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(m, versioned, true), nil
+}
+
+// unstructured is o as a map, as the API server reads kubectl's JSON.
+func unstructured(o *manifest.Object) (map[string]any, error) {
+	if v, ok := fieldcheck.Value(o.Node); ok {
+		if m, ok := v.(map[string]any); ok {
+			return m, nil
+		}
+	}
+	js, err := sent(o)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, &m); err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+	}
+	return m, nil
+}
+
+func isStrict(err error) bool {
+	_, ok := runtime.AsStrictDecodingError(err)
+	return ok
+}
+
+// decodeRefusal is the API server's refusal of new's decoding error derr,
+// less what old's decoding says alike (a field the patch leaves out); nil
+// when nothing is left. The message is the API server's (with no value:
+// it may be a Secret's); a wrong type's field is named as the JSON decoder
+// names it, since the message does not.
+func decodeRefusal(old, new *manifest.Object, gvk schema.GroupVersionKind, derr error) []verdict.Problem {
+	var before error
+	if _, d, err := fromMap(old, gvk); err == nil {
+		before = d
+	}
+	strict, ok := runtime.AsStrictDecodingError(derr)
+	if !ok {
+		if before != nil && before.Error() == derr.Error() {
+			return nil
+		}
+		return []verdict.Problem{{Kind: verdict.Invalid, Path: typeErrorField(new, gvk), Msg: derr.Error()}}
+	}
+	had := map[string]bool{}
+	if b, ok := runtime.AsStrictDecodingError(before); ok {
+		for _, e := range b.Errors() {
+			had[e.Error()] = true
+		}
+	}
+	var brought []error
+	for _, e := range strict.Errors() {
+		if !had[e.Error()] {
+			brought = append(brought, e)
+		}
+	}
+	if len(brought) == 0 {
+		return nil
+	}
+	return []verdict.Problem{{Kind: verdict.Invalid, Msg: runtime.NewStrictDecodingError(brought).Error()}}
+}
+
+// typeErrorField is the field the JSON decoder finds of the wrong type in
+// o, or "".
+func typeErrorField(o *manifest.Object, gvk schema.GroupVersionKind) string {
+	js, err := sent(o)
+	if err != nil {
+		return ""
+	}
+	v, err := legacyscheme.Scheme.New(gvk)
+	if err != nil {
+		return ""
+	}
+	var te *json.UnmarshalTypeError
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(js, v); errors.As(err, &te) {
+		return te.Field
+	}
+	return ""
 }
 
 // problems are an update's refusal as the API server words it: each

@@ -141,6 +141,55 @@ func TestUpdateWithoutNamespace(t *testing.T) {
 	}
 }
 
+// TestUpdateRefusesWhatDoesNotDecode: kubectl apply asks the API server
+// for strict field validation (its default --validate=strict), so a head
+// that brings an unknown field or a value of the wrong type is refused at
+// decoding, with the API server's words and no value; one the base already
+// had the same way is no refusal, since kubectl's patch carries only what
+// changed.
+func TestUpdateRefusesWhatDoesNotDecode(t *testing.T) {
+	typo := "          imagePullPolcy: Always\n          env:"
+	secret := "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: shop}\nstringData: {token: hunter2}\n"
+	for _, c := range []struct {
+		name, old, new string
+		path, msg      string // the refusal; "" none
+	}{
+		{"unknown field", web, strings.Replace(web, "          env:", typo, 1),
+			"", `strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolcy"`},
+		{"unknown field the base had", strings.Replace(web, "          env:", typo, 1), strings.Replace(strings.Replace(web, "          env:", typo, 1), "web:2.4.1", "web:2.5.0", 1), "", ""},
+		{"only the new of two", strings.Replace(web, "          env:", typo, 1), strings.Replace(strings.Replace(web, "          env:", typo, 1), "  selector:", "  replica: 2\n  selector:", 1),
+			"", `strict decoding error: unknown field "spec.replica"`},
+		{"wrong type", web, strings.Replace(web, `value: "2"`, "value: 2", 1),
+			"spec.template.spec.containers.env.value", "cannot convert int64 to string"},
+		{"a Secret's unknown field", secret, strings.Replace(secret, "stringData:", "stringDatta:", 1),
+			"", `strict decoding error: unknown field "stringDatta"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.old == c.new {
+				t.Fatal("the case changes nothing")
+			}
+			u, err := APIServer{}.Update(object(t, c.old), object(t, c.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.msg == "" {
+				if len(u.Refused) > 0 || !u.Known {
+					t.Errorf("%+v; want known and accepted", u)
+				}
+				return
+			}
+			if len(u.Refused) != 1 || u.Refused[0].Path != c.path || u.Refused[0].Msg != c.msg || u.Known {
+				t.Errorf("%+v; want refused only (%q: %q)", u, c.path, c.msg)
+			}
+			for _, p := range u.Refused {
+				if strings.Contains(p.Msg, "hunter2") {
+					t.Errorf("a Secret's value in %q", p.Msg)
+				}
+			}
+		})
+	}
+}
+
 // TestUpdateServiceKeepsAllocatedValues: a Service update that leaves the
 // stored clusterIP, a port's nodePort or the healthCheckNodePort empty
 // keeps them, as the Service registry patches them in before it validates;
