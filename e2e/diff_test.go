@@ -232,6 +232,7 @@ var diffVariants = []diffVariant{
 	{name: "pod-annotation", base: diffDeployment, head: swap(diffDeployment, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: web}, annotations: {prometheus.io/scrape: \"true\"}}"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "unknown-field", base: diffDeployment, head: swap(diffDeployment, "          env:", "          imagePullPolcy: Always\n          env:"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "wrong-type", base: diffDeployment, head: swap(diffDeployment, `{name: B, value: "2"}`, "{name: B, value: 2}"), want: map[string]string{"Deployment/web": diff.Refused}},
+	{name: "defaults-kept", base: swap(diffDeployment, "web:2.4.1", "web:latest"), head: swap(diffDeployment, "memory: 1024Mi", "memory: 2Gi"), want: map[string]string{"Deployment/web": diff.Rolls}, kept: 1},
 	{name: "selector", base: diffDeployment, head: strings.ReplaceAll(diffDeployment, "{app: web}}", "{app: web, v: \"2\"}}"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "hashed-configmap", base: diffConfigured, head: swap(diffConfigured, "checkout=off", "checkout=on"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "hashed-secret", base: diffConfigured, head: swap(diffConfigured, "token: base-token", "token: head-token"), want: map[string]string{"Deployment/web": diff.Rolls}},

@@ -321,8 +321,14 @@ func namedLeaves(path []string, al, bl []any, out *[]leaf) bool {
 			all = append(all, n)
 		}
 	}
+	whole := len(path) > 0 && isContainerList(path[len(path)-1])
 	for _, n := range all {
-		leaves(append(slices.Clip(path), "["+n+"]"), byName(al, an, n), byName(bl, bn, n), out)
+		a, b := byName(al, an, n), byName(bl, bn, n)
+		if whole && (a == nil || b == nil) { // a container added or removed: one change, not each field
+			*out = append(*out, leaf{path: append(slices.Clip(path), "["+n+"]"), old: a, new: b})
+			continue
+		}
+		leaves(append(slices.Clip(path), "["+n+"]"), a, b, out)
 	}
 	if !slices.Equal(kept(an, bn), kept(bn, an)) {
 		*out = append(*out, leaf{path: path, order: true})
@@ -555,14 +561,26 @@ func (u *unit) modified(c *Change, old, new *object) error {
 			c.Reasons = append(c.Reasons, u.fieldReason(l, up.Kept))
 		}
 	}
-	for _, l := range storedLeaves(up, tpl, tplLeaves) {
-		c.Reasons = append(c.Reasons, u.templateReason(l, len(tpl))...)
-	}
+	c.Reasons = append(c.Reasons, u.templateReasons(up, tpl, tplLeaves, old, new)...)
 	tplChanged = verdictOn(c, up, tplChanged)
 	if isWorkload {
 		c.Rollout = u.rollout(new, tplChanged)
 	}
 	return nil
+}
+
+// templateReasons word the pod template's differences, as stored where
+// the API server judged it (written: as written).
+func (u *unit) templateReasons(up verdict.Update, tpl []string, written []leaf, old, new *object) []string {
+	var out []string
+	for _, l := range storedLeaves(up, tpl, written) {
+		if up.Known && !verdict.IsCustom(new.o) && keptDefault(l, old.value, new.value, tpl) {
+			out = append(out, dotted(l.path)+": left out; the cluster keeps "+u.quote(l.old))
+			continue
+		}
+		out = append(out, u.templateReason(l, len(tpl))...)
+	}
+	return out
 }
 
 // verdictOn writes the API server's judgement into c: its refusals, and
@@ -729,12 +747,41 @@ func (u *unit) templateReason(l leaf, skip int) []string {
 	if len(p) == 3 && p[0] == "metadata" && (p[1] == "annotations" || p[1] == "labels") {
 		return []string{"pod template " + strings.TrimSuffix(p[1], "s") + " " + p[2] + " " + u.how(l)}
 	}
-	if len(p) >= 4 && p[0] == "spec" && isContainerList(p[1]) {
-		if why := u.containerReason(l, p[3:]); why != "" {
-			return []string{why}
-		}
+	if why := u.inContainer(l, p); why != "" {
+		return []string{why}
 	}
 	return []string{"pod template " + dotted(p) + ": " + u.fromTo(l)}
+}
+
+// inContainer words a change p (a path in the pod template) within a
+// container, or of a whole container; "" for other changes.
+func (u *unit) inContainer(l leaf, p []string) string {
+	switch {
+	case len(p) < 3 || p[0] != "spec" || !isContainerList(p[1]):
+		return ""
+	case len(p) == 3 && (l.old == nil || l.new == nil):
+		return u.wholeContainer(p[1], strings.Trim(p[2], "[]"), l)
+	case len(p) >= 4:
+		return u.containerReason(l, p[3:])
+	}
+	return ""
+}
+
+// wholeContainer words a container added or removed (a renamed one is
+// both), in list k: its image, when it has one and holds no secret.
+func (u *unit) wholeContainer(k, name string, l leaf) string {
+	what := map[string]string{"initContainers": "init container", "ephemeralContainers": "ephemeral container"}[k]
+	if what == "" {
+		what = "container"
+	}
+	if l.new == nil {
+		return what + " " + name + " removed"
+	}
+	m, _ := l.new.(map[string]any)
+	if image := str(m["image"]); image != "" && !slices.ContainsFunc(u.secretValues, func(v string) bool { return strings.Contains(image, v) }) {
+		return what + " " + name + " added (image " + image + ")"
+	}
+	return what + " " + name + " added"
 }
 
 // containerReason words a container's image and env changes; p is the
@@ -946,10 +993,65 @@ func storedLeaves(up verdict.Update, tpl []string, written []leaf) []leaf {
 	}
 	var ls []leaf
 	leaves(nil, at(up.Stored[0], tpl), at(up.Stored[1], tpl), &ls)
-	for i := range ls {
-		ls[i].path = append(slices.Clip(tpl), ls[i].path...)
+	out := ls[:0]
+	for _, l := range ls {
+		if len(tpl) == 0 && slices.Equal(l.path, []string{"metadata", "generation"}) {
+			continue // a Pod's: the registry counts its spec's updates
+		}
+		l.path = append(slices.Clip(tpl), l.path...)
+		out = append(out, l)
 	}
-	return ls
+	return out
+}
+
+// keptDefault: a stored difference at a path neither side writes, in a
+// container (or its env) matched by name, is a default the API server
+// wrote into the base's stored object from another field (imagePullPolicy
+// Always from a :latest image, before the head pins a tag). kubectl's
+// patch carries only what the sides write, and defaulting fills only what
+// is empty, so the cluster keeps the base's value: the head's own default
+// never applies, and is no reason. Lists that a patch replaces whole, or
+// merges by another key, are left to the comparison.
+func keptDefault(l leaf, base, head any, tpl []string) bool {
+	if l.order || l.old == nil || l.new == nil || !hasPrefix(l.path, append(slices.Clip(tpl), "spec")) {
+		return false
+	}
+	for i, seg := range l.path {
+		if strings.HasPrefix(seg, "[") && (i == 0 || !mergedByName(l.path[i-1])) {
+			return false
+		}
+	}
+	return !written(base, l.path) && !written(head, l.path)
+}
+
+// mergedByName: a strategic merge patch merges the items of list k by
+// their name.
+func mergedByName(k string) bool { return isContainerList(k) || k == "env" }
+
+// written says whether v (an object as written) holds path: keys, and
+// "[name]" for a list's item of that name.
+func written(v any, path []string) bool {
+	for _, seg := range path {
+		if name, ok := strings.CutPrefix(seg, "["); ok {
+			l, _ := v.([]any)
+			name, v = strings.TrimSuffix(name, "]"), nil
+			for _, it := range l {
+				if m, _ := it.(map[string]any); m != nil && m["name"] == name {
+					v = it
+				}
+			}
+			if v == nil {
+				return false
+			}
+			continue
+		}
+		m, _ := v.(map[string]any)
+		var ok bool
+		if v, ok = m[seg]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // at is v's value at path, nil where there is none.
