@@ -157,6 +157,13 @@ spec:
   containers: [{name: sh, image: "registry.invalid/krender/busybox:1.36", env: [{name: MODE, value: slow}]}]
 `
 
+const diffRoleBinding = `apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ci, namespace: "${NAMESPACE}"}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+subjects: [{kind: ServiceAccount, name: ci, namespace: "${NAMESPACE}"}]
+`
+
 const diffService = `apiVersion: v1
 kind: Service
 metadata: {name: web, namespace: "${NAMESPACE}"}
@@ -255,6 +262,8 @@ var diffVariants = []diffVariant{
 	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}, kept: 2},
 	{name: "service-cluster-ip-changed", base: nodePortService("10.0.0.13", "30513"), head: swap(nodePortService("10.0.0.13", "30513"), "clusterIP: 10.0.0.13", "clusterIP: 10.0.0.14"), want: map[string]string{"Service/web": diff.Refused}},
 	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
+	{name: "rolebinding-role", base: diffRoleBinding, head: swap(diffRoleBinding, "name: view", "name: edit"), want: map[string]string{"RoleBinding/ci": diff.Refused}},
+	{name: "rolebinding-subjects", base: diffRoleBinding, head: swap(diffRoleBinding, "{kind: ServiceAccount, name: ci,", "{kind: ServiceAccount, name: deploy,"), want: map[string]string{"RoleBinding/ci": diff.None}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }
 

@@ -28,6 +28,9 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
@@ -39,6 +42,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
+	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
+	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 
 	"github.com/krender/krender/lint/fieldcheck"
 	"github.com/krender/krender/lint/verdict"
@@ -65,6 +72,12 @@ var strategies = map[schema.GroupKind]strategy{
 	{Kind: "Secret"}:                     {secret.Strategy, nil},
 	{Kind: "Service"}:                    {service.Strategy, nil},
 	{Kind: "PersistentVolumeClaim"}:      {persistentvolumeclaim.Strategy, nil},
+	// A binding's roleRef, a StorageClass's provisioner and parameters, a
+	// PriorityClass's value: immutable, and kubectl apply fails on them.
+	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:        {rolebinding.Strategy, nil},
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}: {clusterrolebinding.Strategy, nil},
+	{Group: "storage.k8s.io", Kind: "StorageClass"}:                  {storageclass.Strategy, nil},
+	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:              {priorityclass.Strategy, nil},
 }
 
 // Update judges new applied over old as the API server does: each is

@@ -90,8 +90,16 @@ spec:
       spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
 `
 	job := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: m, namespace: shop}\nspec:\n  template:\n    spec: {restartPolicy: Never, containers: [{name: m, image: migrate:5}]}\n"
+	rb := "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: ci, namespace: shop}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\nsubjects: [{kind: ServiceAccount, name: ci, namespace: shop}]\n"
+	crb := strings.Replace(strings.Replace(rb, "kind: RoleBinding", "kind: ClusterRoleBinding", 1), "{name: ci, namespace: shop}", "{name: ci}", 1)
+	sc := "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: ebs.csi.aws.com\nparameters: {type: gp3}\nallowVolumeExpansion: false\n"
+	pc := "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\ndescription: batch\n"
 	for _, c := range []struct{ name, old, new, path, msg string }{
 		{"immutable ConfigMap", cm, strings.Replace(cm, "k: V", "k: W", 1), "data", "field is immutable"},
+		{"RoleBinding roleRef", rb, strings.Replace(rb, "name: view", "name: edit", 1), "roleRef", "cannot change roleRef"},
+		{"ClusterRoleBinding roleRef", crb, strings.Replace(crb, "name: view", "name: edit", 1), "roleRef", "cannot change roleRef"},
+		{"StorageClass parameters", sc, strings.Replace(sc, "type: gp3", "type: io2", 1), "parameters", "updates to parameters are forbidden"},
+		{"PriorityClass value", pc, strings.Replace(pc, "value: 1000", "value: 2000", 1), "value", "may not be changed in an update"},
 		{"StatefulSet storage", sts, strings.Replace(sts, "storage: 1Gi", "storage: 2Gi", 1), "spec", "Forbidden"},
 		{"Job template", job, strings.Replace(job, "migrate:5", "migrate:6", 1), "spec.template", "field is immutable"},
 	} {
@@ -105,6 +113,29 @@ spec:
 			}
 			if u, _ := (APIServer{}).Update(object(t, c.old), object(t, c.old)); len(u.Refused) > 0 || u.Template {
 				t.Errorf("the same object over itself: %+v", u)
+			}
+		})
+	}
+}
+
+// TestUpdateAcceptsWhatMayChange: the kinds judged for an immutable field
+// accept a change to the rest.
+func TestUpdateAcceptsWhatMayChange(t *testing.T) {
+	rb := "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: ci, namespace: shop}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\nsubjects: [{kind: ServiceAccount, name: ci, namespace: shop}]\n"
+	sc := "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: fast}\nprovisioner: ebs.csi.aws.com\nparameters: {type: gp3}\nallowVolumeExpansion: false\n"
+	pc := "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\ndescription: batch\n"
+	for _, c := range []struct{ name, old, new string }{
+		{"RoleBinding subjects", rb, strings.Replace(rb, "name: ci, namespace: shop}]", "name: ci, namespace: shop}, {kind: ServiceAccount, name: deploy, namespace: shop}]", 1)},
+		{"StorageClass expansion", sc, strings.Replace(sc, "allowVolumeExpansion: false", "allowVolumeExpansion: true", 1)},
+		{"PriorityClass description", pc, strings.Replace(pc, "description: batch", "description: nightly batch", 1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.old == c.new {
+				t.Fatal("the case changes nothing")
+			}
+			u, err := APIServer{}.Update(object(t, c.old), object(t, c.new))
+			if err != nil || !u.Known || len(u.Refused) > 0 {
+				t.Errorf("%+v, %v; want known and accepted", u, err)
 			}
 		})
 	}
