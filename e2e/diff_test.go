@@ -40,6 +40,9 @@ type diffVariant struct {
 	// noNamespace: the objects name no namespace, as a chart's manifests,
 	// and kubectl applies them with -n.
 	noNamespace bool
+	// added: the objects of want are the head's alone; the cluster's
+	// verdict is added, or refused.
+	added bool
 }
 
 const diffDeployment = `apiVersion: apps/v1
@@ -264,6 +267,12 @@ var diffVariants = []diffVariant{
 	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
 	{name: "rolebinding-role", base: diffRoleBinding, head: swap(diffRoleBinding, "name: view", "name: edit"), want: map[string]string{"RoleBinding/ci": diff.Refused}},
 	{name: "rolebinding-subjects", base: diffRoleBinding, head: swap(diffRoleBinding, "{kind: ServiceAccount, name: ci,", "{kind: ServiceAccount, name: deploy,"), want: map[string]string{"RoleBinding/ci": diff.None}},
+	{name: "privileged-image", base: swap(daemonSet("RollingUpdate"), `image: "registry.invalid/krender/agent:1.8.2"`, `image: "registry.invalid/krender/agent:1.8.2", securityContext: {privileged: true}`),
+		head: swap(daemonSet("RollingUpdate"), `image: "registry.invalid/krender/agent:1.8.2"`, `image: "registry.invalid/krender/agent:1.9.0", securityContext: {privileged: true}`), want: map[string]string{"DaemonSet/agent": diff.Rolls}},
+	{name: "added", added: true, base: diffService, head: diffService + "---\n" + diffDeployment + "---\n" + diffHeadless, want: map[string]string{"Deployment/web": diff.Added, "Service/db": diff.Added}},
+	{name: "added-selector", added: true, base: diffService, head: diffService + "---\n" + swap(diffDeployment, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: webb}}"), want: map[string]string{"Deployment/web": diff.Refused}},
+	{name: "added-unknown-field", added: true, base: diffService, head: diffService + "---\n" + swap(diffDeployment, "          env:", "          imagePullPolcy: Always\n          env:"), want: map[string]string{"Deployment/web": diff.Refused}},
+	{name: "added-port", added: true, base: diffService, head: diffService + "---\n" + swap(diffDeployment, "{containerPort: 8080}", "{containerPort: 80800}"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }
 
@@ -320,7 +329,9 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 	kubectlOK(t, renderTo(t, base, opts), apply...)
 	before := map[string]clusterState{}
 	for key, w := range workloadsOf(v, tenants) {
-		before[key] = readState(t, w, true)
+		if !v.added {
+			before[key] = readState(t, w, true)
+		}
 	}
 	out, _ := kubectl(t, renderTo(t, head, opts), apply...)
 	refused, applied := refusals(out), appliedObjects(out)
@@ -329,6 +340,8 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 		switch {
 		case refused[w.kind+"/"+w.name] || !applied[strings.ToLower(w.kind)+"/"+w.name]:
 			cluster = diff.Refused
+		case v.added:
+			cluster = diff.Added
 		default:
 			cluster = before[key].verdict(readState(t, w, false))
 		}

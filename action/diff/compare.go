@@ -520,7 +520,7 @@ func (u *unit) change(old, new *object) (Change, error) {
 	switch {
 	case old == nil:
 		c.Change, c.Reasons = Added, []string{"new in the head"}
-		return c, nil
+		return c, u.created(&c, new)
 	case new == nil:
 		c.Change, c.Reasons = Removed, []string{"not in the head: kubectl apply leaves it in the cluster"}
 		return c, nil
@@ -596,24 +596,45 @@ func verdictOn(c *Change, up verdict.Update, written bool) (changed bool) {
 		}
 		changed = up.Template
 	}
-	if len(up.Refused) > 0 {
-		c.Apply = Refused
-	}
-	for _, p := range up.Refused {
-		c.Reasons = append(c.Reasons, "refused: "+strings.TrimPrefix(p.Path+": "+shortValue(p.Msg), ": "))
-	}
+	refusedOn(c, up.Refused)
 	c.Reasons = dedupe(c.Reasons)
 	return changed
+}
+
+// refusedOn marks c refused for the API server's problems, quoting each.
+func refusedOn(c *Change, problems []verdict.Problem) {
+	if len(problems) > 0 {
+		c.Apply = Refused
+	}
+	for _, p := range problems {
+		c.Reasons = append(c.Reasons, "refused: "+strings.TrimPrefix(p.Path+": "+shortValue(p.Msg), ": "))
+	}
+}
+
+// created judges an object the head adds as the API server creates it,
+// where the API server's code is linked (krender-check): without it, a
+// create is not judged.
+func (u *unit) created(c *Change, o *object) error {
+	if u.v == nil || verdict.IsCustom(o.o) {
+		return nil
+	}
+	problems, err := u.v.Create(o.o)
+	refusedOn(c, problems)
+	return err
 }
 
 // judge asks the API server's code about an update, where it has to: a
 // change the fields alone settle (labels and annotations, a mutable
 // ConfigMap's data, a custom resource without CRDs) does not need it.
 func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
-	if old.stored != new.stored {
-		return verdict.Update{}, nil // a hashed object's new version: created, not updated
-	}
 	custom := verdict.IsCustom(new.o)
+	if old.stored != new.stored { // a hashed object's new version: created, not updated
+		if u.v == nil || custom {
+			return verdict.Update{}, nil
+		}
+		refused, err := u.v.Create(new.o)
+		return verdict.Update{Refused: refused}, err
+	}
 	if u.v != nil && !custom {
 		return u.v.Update(old.o, new.o)
 	}

@@ -348,11 +348,22 @@ func (s *side) render(ctx context.Context, emit func(*unitObjects) error) error 
 		}
 		return u, nil
 	}, emit)
-	if err != nil && (ctx.Err() == nil || !errors.Is(err, ctx.Err())) {
+	var ce *compareError
+	switch {
+	case errors.As(err, &ce):
+		return ce.err // the comparison's, whichever side met it
+	case err != nil && (ctx.Err() == nil || !errors.Is(err, ctx.Err())):
 		return &sideError{s.name, err}
 	}
 	return err
 }
+
+// compareError is an error of comparing a tenant's two renders: it is
+// neither side's, though the side that came second meets it.
+type compareError struct{ err error }
+
+func (e *compareError) Error() string { return e.err.Error() }
+func (e *compareError) Unwrap() error { return e.err }
 
 // ahead is how many tenants one side holds for the other before it waits:
 // the two renders keep step, so that the faster side does not hold the
@@ -444,7 +455,7 @@ func (p *pairing) compare(sideIndex int, u, other *unitObjects) error {
 	}
 	changes, err := compareUnit(p.d, p.crds, p.profile, base, head)
 	if err != nil {
-		return err
+		return &compareError{err}
 	}
 	p.mu.Lock()
 	p.changes[p.order[u.tenant]] = changes

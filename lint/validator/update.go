@@ -31,6 +31,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	"k8s.io/kubernetes/pkg/capabilities"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
@@ -59,6 +60,11 @@ type strategy struct {
 	rest.RESTCreateUpdateStrategy
 	template func(runtime.Object) any // nil: no pod template
 }
+
+// The API server's pod validation refuses privileged containers unless it
+// runs with --allow-privileged=true, as kubeadm, kind and the managed
+// clusters run it: judged so, a DaemonSet of a node agent is no refusal.
+func init() { capabilities.Setup(true, 0) }
 
 var strategies = map[schema.GroupKind]strategy{
 	{Group: "apps", Kind: "Deployment"}:  {deployment.Strategy, func(o runtime.Object) any { return o.(*apps.Deployment).Spec.Template }},
@@ -115,6 +121,12 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	ns := namespaceOf(new, st)
 	ctx := genericapirequest.WithNamespace(context.Background(), ns)
 	stored, err := internal(old, gvk, false)
+	if unapplied(err) {
+		// The cluster cannot hold the base as written: the head's apply
+		// creates the object.
+		refused, err := APIServer{}.Create(new)
+		return verdict.Update{Refused: refused}, err
+	}
 	if err != nil {
 		return verdict.Update{}, err
 	}
@@ -156,6 +168,67 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 		}
 	}
 	return u, nil
+}
+
+// Create judges o created as `kubectl apply` creates an object it does not
+// find: the request body decoded as the API server's JSON decoder does,
+// unknown fields refused (kubectl's default --validate=strict), defaulted,
+// converted, then the registry's create (rest.BeforeCreate: PrepareForCreate,
+// the kind's Validate, the object meta's). Kinds without a registry
+// strategy here are accepted unjudged.
+func (APIServer) Create(o *manifest.Object) ([]verdict.Problem, error) {
+	gv, err := schema.ParseGroupVersion(o.APIVersion())
+	if err != nil {
+		return nil, nil
+	}
+	gvk := gv.WithKind(o.Kind())
+	st, ok := strategies[gvk.GroupKind()]
+	if !ok || !legacyscheme.Scheme.Recognizes(gvk) {
+		return nil, nil
+	}
+	versioned, derr, err := decoded(o, gvk)
+	if ns := (*notSent)(nil); errors.As(err, &ns) {
+		return []verdict.Problem{ns.problem()}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if derr != nil { // as the create handler says it (transformDecodeError)
+		return []verdict.Problem{{Kind: verdict.Invalid, Msg: fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, derr)}}, nil
+	}
+	legacyscheme.Scheme.Default(versioned)
+	obj, err := legacyscheme.Scheme.UnsafeConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+	}
+	if svc, ok := obj.(*api.Service); ok {
+		normalizeClusterIPs(svc, nil) // REST.beginCreate, before validation
+	}
+	ns := namespaceOf(o, st)
+	asCreated(ns, obj)
+	obj.(metav1.Object).SetResourceVersion("") // what a create request carries
+	if err := rest.BeforeCreate(st, genericapirequest.WithNamespace(context.Background(), ns), obj); err != nil {
+		return problems(err), nil
+	}
+	return nil, nil
+}
+
+// decoded is o decoded into its versioned type as the API server's strict
+// JSON decoder decodes a request body; derr is its refusal (an unknown or
+// duplicate field, a value of the wrong type).
+func decoded(o *manifest.Object, gvk schema.GroupVersionKind) (versioned runtime.Object, derr, err error) {
+	js, err := sent(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	if versioned, err = legacyscheme.Scheme.New(gvk); err != nil {
+		return nil, nil, err
+	}
+	strict, derr := kjson.UnmarshalStrict(js, versioned)
+	if derr == nil && len(strict) > 0 {
+		derr = runtime.NewStrictDecodingError(strict)
+	}
+	return versioned, derr, nil
 }
 
 // namespaceOf is the namespace o is stored in: a manifest that names none
@@ -280,7 +353,7 @@ func internal(o *manifest.Object, gvk schema.GroupVersionKind, strict bool) (run
 		err = runtime.NewStrictDecodingError(unknown)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+		return nil, &notDecoded{o.Pos(o.Node).String(), err}
 	}
 	legacyscheme.Scheme.Default(versioned)
 	// No copy: the internal object may share memory with versioned, which
@@ -304,6 +377,9 @@ func patched(old, new *manifest.Object, gvk schema.GroupVersionKind) (obj runtim
 		return obj, nil, nil // the JSON decoder's fields are all known and typed: nothing to refuse
 	}
 	versioned, derr, err := fromMap(new, gvk)
+	if ns := (*notSent)(nil); errors.As(err, &ns) {
+		return nil, []verdict.Problem{ns.problem()}, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -446,9 +522,40 @@ func sent(o *manifest.Object) ([]byte, error) {
 	}
 	js, err := k8syaml.YAMLToJSON(text)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+		return nil, &notSent{o.Pos(o.Node).String(), err}
 	}
 	return js, nil
+}
+
+// notSent is an object kubectl cannot read into JSON (a flow mapping as a
+// key, such as a template language's {{name}}): the API server never
+// receives it, and kubectl apply fails on it.
+type notSent struct {
+	pos string
+	err error
+}
+
+func (e *notSent) Error() string { return e.pos + ": " + e.err.Error() }
+
+// problem is kubectl's refusal, in its words.
+func (e *notSent) problem() verdict.Problem {
+	return verdict.Problem{Kind: verdict.Invalid, Msg: "kubectl cannot send it: error converting YAML to JSON: " + e.err.Error()}
+}
+
+// notDecoded is an object the API server's decoder refuses.
+type notDecoded struct {
+	pos string
+	err error
+}
+
+func (e *notDecoded) Error() string { return e.pos + ": " + e.err.Error() }
+
+// unapplied: err says the object cannot have been applied as written
+// (kubectl cannot send it, or the API server cannot decode it).
+func unapplied(err error) bool {
+	var ns *notSent
+	var nd *notDecoded
+	return errors.As(err, &ns) || errors.As(err, &nd)
 }
 
 // The Service registry (k8s.io/kubernetes/pkg/registry/core/service/storage)

@@ -306,3 +306,65 @@ func BenchmarkUpdate(b *testing.B) {
 		}
 	}
 }
+
+// TestCreate: an object the head adds is judged as the API server creates
+// it: decoded strictly, defaulted, then the registry's create validation;
+// what kubectl cannot send at all is refused in kubectl's words.
+func TestCreate(t *testing.T) {
+	headless := "apiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec: {clusterIP: None, selector: {app: db}, ports: [{port: 5432}]}\n"
+	agent := strings.Replace(web, "          env:", "          securityContext: {privileged: true}\n          env:", 1)
+	for _, c := range []struct{ name, text, path, msg string }{
+		{"a Deployment", web, "", ""},
+		{"a headless Service", headless, "", ""},
+		{"a privileged container", agent, "", ""},
+		{"a selector its pods do not match", strings.Replace(web, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: webb}}", 1), "spec.template.metadata.labels", "`selector` does not match template `labels`"},
+		{"a port out of range", strings.Replace(web, "containerPort: 8080", "containerPort: 80800", 1), "spec.template.spec.containers[0].ports[0].containerPort", "must be between 1 and 65535"},
+		{"an unknown field", strings.Replace(web, "          env:", "          imagePullPolcy: Always\n          env:", 1), "",
+			`Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolcy"`},
+		{"YAML kubectl cannot read", strings.Replace(headless, "selector: {app: db}", "selector: {app: {{cell}}}", 1), "", `kubectl cannot send it: error converting YAML to JSON: yaml: invalid map key: map[interface {}]interface {}{"cell":""}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ps, err := APIServer{}.Create(object(t, c.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.msg == "" {
+				if len(ps) > 0 {
+					t.Errorf("refused %+v; want it created", ps)
+				}
+				return
+			}
+			if len(ps) == 0 || ps[0].Path != c.path || !strings.Contains(ps[0].Msg, c.msg) {
+				t.Errorf("refused %+v; want %s: …%s…", ps, c.path, c.msg)
+			}
+		})
+	}
+}
+
+// TestUpdateOfWhatCannotBeApplied: a base kubectl cannot send, or the API
+// server cannot decode, was never applied as written: the head's apply
+// creates the object, and is judged so. A head kubectl cannot send is
+// refused.
+func TestUpdateOfWhatCannotBeApplied(t *testing.T) {
+	unsent := strings.Replace(web, "labels: {app: web}}", "labels: {app: {{name}}}}", 1)
+	wrongType := strings.Replace(web, `value: "2"`, "value: [2]", 1)
+	for _, c := range []struct{ name, old, new, msg string }{
+		{"a base kubectl cannot send", unsent, web, ""},
+		{"a base the API server cannot decode", wrongType, web, ""},
+		{"a base that cannot be applied, a head that cannot be created", wrongType, strings.Replace(web, "containerPort: 8080", "containerPort: 80800", 1), "must be between 1 and 65535"},
+		{"a head kubectl cannot send", web, unsent, "kubectl cannot send it"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(c.old+c.new, "{{") && !strings.Contains(c.old, "[2]") {
+				t.Fatal("the case holds nothing that cannot be applied")
+			}
+			u, err := APIServer{}.Update(object(t, c.old), object(t, c.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.msg == "" && len(u.Refused) > 0 || c.msg != "" && (len(u.Refused) == 0 || !strings.Contains(u.Refused[0].Msg, c.msg)) || u.Known {
+				t.Errorf("%+v; want not known, refused: %q", u, c.msg)
+			}
+		})
+	}
+}

@@ -87,6 +87,11 @@ type Validator interface {
 	// defaulting and canonical forms, then its update validation
 	// (Validate*Update).
 	Update(old, new *manifest.Object) (Update, error)
+	// Create judges o created as `kubectl apply` creates it: the API
+	// server's strict decoding, defaulting and create validation
+	// (rest.BeforeCreate); its refusal, none where it accepts o or judges
+	// no such kind.
+	Create(o *manifest.Object) ([]Problem, error)
 }
 
 // CRDs are the CustomResourceDefinitions of one run (crd.Catalog).
