@@ -612,11 +612,14 @@ func refusedOn(c *Change, problems []verdict.Problem) {
 }
 
 // created judges an object the head adds as the API server creates it,
-// where the API server's code is linked (krender-check): without it, a
-// create is not judged.
+// which needs the API server's code (krender-check); a custom resource is
+// not judged.
 func (u *unit) created(c *Change, o *object) error {
-	if u.v == nil || verdict.IsCustom(o.o) {
+	if verdict.IsCustom(o.o) {
 		return nil
+	}
+	if u.v == nil {
+		return ErrNeedsValidator
 	}
 	problems, err := u.v.Create(o.o)
 	refusedOn(c, problems)
@@ -629,8 +632,11 @@ func (u *unit) created(c *Change, o *object) error {
 func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
 	custom := verdict.IsCustom(new.o)
 	if old.stored != new.stored { // a hashed object's new version: created, not updated
-		if u.v == nil || custom {
+		if custom {
 			return verdict.Update{}, nil
+		}
+		if u.v == nil {
+			return verdict.Update{}, ErrNeedsValidator
 		}
 		refused, err := u.v.Create(new.o)
 		return verdict.Update{Refused: refused}, err

@@ -13,6 +13,8 @@ import (
 
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/filesys"
+	"github.com/krender/krender/lint/validator"
+	"github.com/krender/krender/lint/verdict"
 )
 
 const profile = "vars: {TAG: \"1\"}\n"
@@ -41,9 +43,16 @@ func cm(v string) string {
 	return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flags}\ndata: {level: " + v + "}\n"
 }
 
+// run diffs without the API server's code (the lean diff).
 func run(t *testing.T, base, head fstest.MapFS) (*Result, error) {
 	t.Helper()
-	d := &Diff{Options: action.Options{Paths: []string{"t"}}, Profiles: []string{"p.yaml"}, Head: filesys.NewMem(head), Base: filesys.NewMem(base), BaseName: "main"}
+	return runWith(t, base, head, nil)
+}
+
+// runWith diffs with the validator v.
+func runWith(t *testing.T, base, head fstest.MapFS, v verdict.Validator) (*Result, error) {
+	t.Helper()
+	d := &Diff{Options: action.Options{Paths: []string{"t"}}, Profiles: []string{"p.yaml"}, Head: filesys.NewMem(head), Base: filesys.NewMem(base), BaseName: "main", Validator: v}
 	return d.Run(context.Background())
 }
 
@@ -108,7 +117,7 @@ func TestTenantsInAnotherOrderAndOnOneSide(t *testing.T) {
 	done := make(chan struct{})
 	var res *Result
 	var err error
-	go func() { defer close(done); res, err = run(t, base, head) }()
+	go func() { defer close(done); res, err = runWith(t, base, head, validator.APIServer{}) }()
 	select {
 	case <-done:
 	case <-time.After(time.Minute):
