@@ -263,6 +263,8 @@ var diffVariants = []diffVariant{
 	{name: "service-headless-dropped", base: diffHeadless, head: swap(diffHeadless, "  clusterIP: None\n", ""), want: map[string]string{"Service/db": diff.None}, kept: 1},
 	{name: "service-headless-port", base: diffHeadless, head: swap(diffHeadless, "{port: 5432}", "{port: 5432, targetPort: 5433}"), want: map[string]string{"Service/db": diff.None}},
 	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}, kept: 2},
+	{name: "service-health-check-allocated", base: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), ", nodePort: 30515", ""), head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}},
+	{name: "service-made-load-balancer", base: diffService, head: swap(diffService, "spec:\n", "spec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n"), want: map[string]string{"Service/web": diff.None}},
 	{name: "service-cluster-ip-changed", base: nodePortService("10.0.0.13", "30513"), head: swap(nodePortService("10.0.0.13", "30513"), "clusterIP: 10.0.0.13", "clusterIP: 10.0.0.14"), want: map[string]string{"Service/web": diff.Refused}},
 	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
 	{name: "rolebinding-role", base: diffRoleBinding, head: swap(diffRoleBinding, "name: view", "name: edit"), want: map[string]string{"RoleBinding/ci": diff.Refused}},

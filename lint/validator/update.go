@@ -148,10 +148,13 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	if svc, ok := applied.(*api.Service); ok {
 		old := stored.(*api.Service)
 		normalizeClusterIPs(old, nil)
+		written := allocated(old)
+		allocateHealthCheckNodePort(old) // as its create did
 		before := allocated(svc)
 		patchAllocatedValues(svc, old)
-		kept = keptValues(before, allocated(svc))
+		kept = keptValues(before, allocated(svc), written)
 		normalizeClusterIPs(svc, old)
+		allocateHealthCheckNodePort(svc) // what the update needs anew
 	}
 	u := verdict.Update{Known: true, Kept: kept}
 	if err := rest.BeforeUpdate(st, ctx, applied, stored); err != nil {
@@ -201,8 +204,9 @@ func (APIServer) Create(o *manifest.Object) ([]verdict.Problem, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
 	}
-	if svc, ok := obj.(*api.Service); ok {
-		normalizeClusterIPs(svc, nil) // REST.beginCreate, before validation
+	if svc, ok := obj.(*api.Service); ok { // REST.beginCreate, before validation
+		normalizeClusterIPs(svc, nil)
+		allocateHealthCheckNodePort(svc)
 	}
 	ns := namespaceOf(o, st)
 	asCreated(ns, obj)
@@ -647,11 +651,12 @@ func allocated(svc *api.Service) map[string]string {
 }
 
 // keptValues are the values after holds that before lacks: those the
-// registry kept from the stored object.
-func keptValues(before, after map[string]string) map[string]string {
+// registry kept from the stored object, of those the base wrote (one the
+// cluster allocated is kept too, but its value is the cluster's).
+func keptValues(before, after, written map[string]string) map[string]string {
 	var kept map[string]string
 	for path, v := range after {
-		if _, ok := before[path]; !ok {
+		if _, ok := before[path]; !ok && written[path] == v {
 			if kept == nil {
 				kept = map[string]string{}
 			}
@@ -659,6 +664,22 @@ func keptValues(before, after map[string]string) map[string]string {
 		}
 	}
 	return kept
+}
+
+// allocateHealthCheckNodePort gives a Service that needs a health check
+// node port and names none one, as the Service registry's allocator does
+// before it validates a create or an update (which requires one): the
+// first free port of the default range. Which one judges nothing.
+func allocateHealthCheckNodePort(svc *api.Service) {
+	if !needsHCNodePort(svc) || svc.Spec.HealthCheckNodePort != 0 {
+		return
+	}
+	for port := int32(30000); port <= 32767; port++ {
+		if !slices.ContainsFunc(svc.Spec.Ports, func(p api.ServicePort) bool { return p.NodePort == port }) {
+			svc.Spec.HealthCheckNodePort = port
+			return
+		}
+	}
 }
 
 func needsClusterIP(svc *api.Service) bool {

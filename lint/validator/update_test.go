@@ -264,6 +264,11 @@ spec:
 		{"clusterIP changed", lb, "clusterIP: 10.96.0.40", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", kept(ips, "[10.96.0.40]")},
 		{"headless made ClusterIP", headless, "clusterIP: None", "clusterIP: 10.96.0.41", "spec.clusterIPs[0]", kept(ips, "[None]")},
 		{"nodePort changed", lb, "nodePort: 30080", "nodePort: 30081", "", kept(ips, "[10.96.0.40]")},
+		// A health check node port the cluster allocated is kept unsaid (its
+		// value is the cluster's); one the update needs anew is allocated
+		// before validation, as the registry's allocator does.
+		{"healthCheckNodePort allocated", strings.Replace(lb, "  healthCheckNodePort: 30400\n", "", 1), "targetPort: 8443", "targetPort: 9443", "", kept(ips, "[10.96.0.40]")},
+		{"made LoadBalancer", strings.Replace(lb, "  type: LoadBalancer\n  externalTrafficPolicy: Local\n", "", 1), "  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "  type: LoadBalancer\n  externalTrafficPolicy: Local\n  clusterIP: 10.96.0.40\n", "", kept(ips, "[10.96.0.40]")},
 		// A Service that no longer needs node ports keeps none.
 		{"made ClusterIP", lb, "  type: LoadBalancer\n  externalTrafficPolicy: Local\n  clusterIP: 10.96.0.40\n  healthCheckNodePort: 30400\n", "  clusterIP: 10.96.0.40\n", "", kept(ips, "[10.96.0.40]")},
 	} {
@@ -317,6 +322,7 @@ func TestCreate(t *testing.T) {
 		{"a Deployment", web, "", ""},
 		{"a headless Service", headless, "", ""},
 		{"a privileged container", agent, "", ""},
+		{"a LoadBalancer with a Local traffic policy", "apiVersion: v1\nkind: Service\nmetadata: {name: edge, namespace: shop}\nspec: {type: LoadBalancer, externalTrafficPolicy: Local, selector: {app: edge}, ports: [{port: 443}]}\n", "", ""},
 		{"a selector its pods do not match", strings.Replace(web, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: webb}}", 1), "spec.template.metadata.labels", "`selector` does not match template `labels`"},
 		{"a port out of range", strings.Replace(web, "containerPort: 8080", "containerPort: 80800", 1), "spec.template.spec.containers[0].ports[0].containerPort", "must be between 1 and 65535"},
 		{"an unknown field", strings.Replace(web, "          env:", "          imagePullPolcy: Always\n          env:", 1), "",
