@@ -242,7 +242,8 @@ var diffVariants = []diffVariant{
 	{name: "pod-annotation", base: diffDeployment, head: swap(diffDeployment, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: web}, annotations: {prometheus.io/scrape: \"true\"}}"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "unknown-field", base: diffDeployment, head: swap(diffDeployment, "          env:", "          imagePullPolcy: Always\n          env:"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "wrong-type", base: diffDeployment, head: swap(diffDeployment, `{name: B, value: "2"}`, "{name: B, value: 2}"), want: map[string]string{"Deployment/web": diff.Refused}},
-	{name: "defaults-kept", base: swap(diffDeployment, "web:2.4.1", "web:latest"), head: swap(diffDeployment, "memory: 1024Mi", "memory: 2Gi"), want: map[string]string{"Deployment/web": diff.Rolls}, kept: 1},
+	{name: "defaults-kept", base: swap(diffDeployment, "web:2.4.1", "web:latest"), head: swap(diffDeployment, "memory: 1024Mi", "memory: 2Gi"), want: map[string]string{"Deployment/web": diff.Rolls}},
+	{name: "pod-image-latest", base: swap(diffPod, "busybox:1.36", "busybox:latest"), head: diffPod, want: map[string]string{"Pod/debug": diff.Rolls}},
 	{name: "selector", base: diffDeployment, head: strings.ReplaceAll(diffDeployment, "{app: web}}", "{app: web, v: \"2\"}}"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "hashed-configmap", base: diffConfigured, head: swap(diffConfigured, "checkout=off", "checkout=on"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "hashed-secret", base: diffConfigured, head: swap(diffConfigured, "token: base-token", "token: head-token"), want: map[string]string{"Deployment/web": diff.Rolls}},
@@ -499,7 +500,12 @@ func (before clusterState) verdict(after clusterState) string {
 			return diff.NextRun
 		}
 		return diff.None
-	case "Job", "ConfigMap", "Pod", "Service", "PersistentVolumeClaim":
+	case "Pod": // an accepted change to its spec (an image) restarts the container
+		if after.template != before.template {
+			return diff.Rolls
+		}
+		return diff.None
+	case "Job", "ConfigMap", "Service", "PersistentVolumeClaim":
 		return diff.None
 	}
 	for _, r := range after.revisions {
@@ -519,6 +525,14 @@ func readState(t *testing.T, w diffWorkload, first bool) clusterState {
 	t.Helper()
 	s := clusterState{kind: w.kind}
 	resource := map[string]string{"Deployment": "replicasets", "StatefulSet": "controllerrevisions", "DaemonSet": "controllerrevisions"}[w.kind]
+	if w.kind == "Pod" {
+		var p struct {
+			Spec any `json:"spec"`
+		}
+		kubectlJSON(t, &p, "get", "-n", w.ns, "pod", w.name)
+		s.template = fmt.Sprint(p.Spec)
+		return s
+	}
 	if w.kind == "CronJob" {
 		var cj struct {
 			Spec struct {

@@ -51,6 +51,7 @@ import (
 	"github.com/krender/krender/lint/fieldcheck"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
+	"github.com/krender/krender/model/workload"
 )
 
 // strategy is what the API server's registry does with one kind: the
@@ -137,6 +138,7 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 		return verdict.Update{Refused: refused}, err
 	}
 	asCreated(ns, stored, applied)
+	keepPullPolicies(old, new, stored, applied)
 	st.PrepareForCreate(ctx, stored)
 	st.Canonicalize(stored)
 	// What the server wrote into the stored object (a Job's selector and
@@ -233,6 +235,66 @@ func decoded(o *manifest.Object, gvk schema.GroupVersionKind) (versioned runtime
 		derr = runtime.NewStrictDecodingError(strict)
 	}
 	return versioned, derr, nil
+}
+
+// keepPullPolicies gives each container of applied the imagePullPolicy
+// that stored holds where neither side writes one: the one default of a
+// pod spec that another field decides (Always for a :latest image), which
+// the API server wrote into the stored object at its create. kubectl's
+// patch carries only what the sides write, and defaulting fills only what
+// is empty, so the cluster keeps it whatever the head's image: a bare
+// Pod's new image is accepted, not refused for a pull policy it never
+// changes.
+func keepPullPolicies(old, new *manifest.Object, stored, applied runtime.Object) {
+	sp, ap := podSpecOf(stored), podSpecOf(applied)
+	if sp == nil || ap == nil {
+		return
+	}
+	written := func(o *manifest.Object, list, name string) bool {
+		l := manifest.Value(workload.PodSpec(o), list)
+		if l == nil {
+			return false
+		}
+		for _, c := range l.Content {
+			if manifest.ScalarAt(c, "name") == name && manifest.Value(c, "imagePullPolicy") != nil {
+				return true
+			}
+		}
+		return false
+	}
+	for _, l := range []struct {
+		name     string
+		from, to []api.Container
+	}{{"initContainers", sp.InitContainers, ap.InitContainers}, {"containers", sp.Containers, ap.Containers}} {
+		for i := range l.to {
+			c := &l.to[i]
+			j := slices.IndexFunc(l.from, func(s api.Container) bool { return s.Name == c.Name })
+			if j >= 0 && !written(old, l.name, c.Name) && !written(new, l.name, c.Name) {
+				c.ImagePullPolicy = l.from[j].ImagePullPolicy
+			}
+		}
+	}
+}
+
+// podSpecOf is the pod spec of an internal workload or Pod, or nil.
+func podSpecOf(o runtime.Object) *api.PodSpec {
+	switch o := o.(type) {
+	case *api.Pod:
+		return &o.Spec
+	case *apps.Deployment:
+		return &o.Spec.Template.Spec
+	case *apps.StatefulSet:
+		return &o.Spec.Template.Spec
+	case *apps.DaemonSet:
+		return &o.Spec.Template.Spec
+	case *apps.ReplicaSet:
+		return &o.Spec.Template.Spec
+	case *batch.Job:
+		return &o.Spec.Template.Spec
+	case *batch.CronJob:
+		return &o.Spec.JobTemplate.Spec.Template.Spec
+	}
+	return nil
 }
 
 // namespaceOf is the namespace o is stored in: a manifest that names none

@@ -374,3 +374,39 @@ func TestUpdateOfWhatCannotBeApplied(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateKeepsThePullPolicy: the pull policy the API server defaulted
+// from a :latest image stays where neither side writes one, as kubectl's
+// patch leaves it: a bare Pod's new image is accepted, a Deployment's
+// template differs by its image alone. One a side writes is the side's.
+func TestUpdateKeepsThePullPolicy(t *testing.T) {
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop}\nspec:\n  containers: [{name: c, image: \"busybox:latest\"}]\n"
+	pinned := strings.Replace(pod, "busybox:latest", "busybox:1.36", 1)
+	u, err := APIServer{}.Update(object(t, pod), object(t, pinned))
+	if err != nil || len(u.Refused) > 0 || !u.Template {
+		t.Errorf("a bare Pod's new image: %+v, %v; want accepted, its spec changed", u, err)
+	}
+	explicit := strings.Replace(pod, "image: \"busybox:latest\"", "image: \"busybox:latest\", imagePullPolicy: Always", 1)
+	if u, err := (APIServer{}).Update(object(t, explicit), object(t, pinned)); err != nil || len(u.Refused) == 0 {
+		t.Errorf("the base's written policy dropped: %+v, %v; want refused (the policy changes)", u, err)
+	}
+	latest := strings.Replace(web, "web:2.4.1", "web:latest", 1)
+	u, err = APIServer{}.Update(object(t, latest), object(t, web))
+	if err != nil || !u.Template {
+		t.Fatalf("%+v, %v", u, err)
+	}
+	for i, want := range []string{"Always", "Always"} {
+		c := at(u.Stored[i], "spec", "template", "spec", "containers").([]any)[0].(map[string]any)
+		if c["imagePullPolicy"] != want {
+			t.Errorf("side %d stores imagePullPolicy %v, want %s", i, c["imagePullPolicy"], want)
+		}
+	}
+}
+
+// at is v's value at the keys of path.
+func at(v any, path ...string) any {
+	for _, k := range path {
+		v = v.(map[string]any)[k]
+	}
+	return v
+}
