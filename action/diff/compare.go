@@ -967,9 +967,12 @@ func unified(old, new *object) string {
 	return unifiedText("base/"+name, "head/"+name, text(old), text(new))
 }
 
-// redacted is a Secret with every value of data and stringData replaced.
+// redacted is a Secret with every value of data and stringData replaced,
+// and no comment: one beside a value often spells it out ("echo -n
+// mypassword | base64").
 func redacted(o *manifest.Object) *manifest.Object {
 	c := o.Clone()
+	manifest.Walk(c.Node, func(n *yaml.Node) { n.HeadComment, n.LineComment, n.FootComment = "", "", "" })
 	for k := range dataKeys {
 		m := manifest.Value(c.Node, k)
 		if m == nil {

@@ -226,3 +226,26 @@ func TestKeptDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestUnifiedRedactsSecrets: a Secret's unified diff shows its keys, never
+// a value, nor a comment (one often spells the value out).
+func TestUnifiedRedactsSecrets(t *testing.T) {
+	parse := func(text string) *object {
+		objs, err := manifest.Parse(manifest.NewSource("s.yaml", []byte(text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return newObject(objs[0])
+	}
+	base := parse("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\n# echo -n hunter2 | base64\ndata:\n  password: aHVudGVyMg== # hunter2\nstringData: {token: tok-base}\n")
+	head := parse("apiVersion: v1\nkind: Secret\nmetadata: {name: db}\n# echo -n swordfish | base64\ndata:\n  password: c3dvcmRmaXNo # swordfish\n  # the old one: hunter2\n  api-key: a2V5 # key\nstringData: {token: tok-head}\n")
+	d := unified(base, head)
+	if !strings.Contains(d, "+  api-key: <redacted>") {
+		t.Fatalf("the added key is not shown:\n%s", d)
+	}
+	for _, v := range []string{"hunter2", "aHVudGVyMg", "swordfish", "c3dvcmRmaXNo", "tok-base", "tok-head", "echo"} {
+		if strings.Contains(d, v) {
+			t.Errorf("%q in the unified diff:\n%s", v, d)
+		}
+	}
+}
