@@ -50,6 +50,8 @@ type Options struct {
 	MemoryLimit func(int64)
 	// Once says the engine renders once (render.Config.Once).
 	Once bool
+	// Quiet says the caller reads no notes (render.Config.Quiet).
+	Quiet bool
 	// AfterStage is render.Config.AfterStage: tests look at every stage.
 	AfterStage func(stage string, s *manifest.Set)
 	// Secrets are overrides like Set, read from CI's secrets (--set-env,
@@ -139,7 +141,7 @@ func (in *Inputs) Engine(check render.Stage) (*render.Engine, error) {
 		Eval:    true,
 		Profile: in.Profile, Templates: in.Templates, Units: in.Units,
 		Namespace: o.Namespace, CRDs: in.CRDs, Strict: o.Strict, Check: check,
-		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, AfterStage: o.AfterStage,
+		Fragments: loader.Fragments(in.FS, in.Profile), Once: o.Once, Quiet: o.Quiet, AfterStage: o.AfterStage,
 		Context: o.Context,
 	}
 	if o.Redact {

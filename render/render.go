@@ -74,6 +74,9 @@ type Config struct {
 	// the templates rather than two. Map then cannot run again, nor
 	// the vars listing (action.Vars).
 	Once bool
+	// Quiet says the caller reads no notes (krender diff): each unit's Set
+	// is Quiet, and analyses that only note are skipped.
+	Quiet bool
 	// AfterStage, when set, sees every unit's set after each stage, named
 	// by its type: tests check there what each stage left
 	// (manifest.CheckPositions). Units render at once: it must be safe for
@@ -101,7 +104,7 @@ type Engine struct {
 	// templateNodes is the size of one unit's copy of the templates, and
 	// largestObject that of its largest object.
 	templateNodes, largestObject int
-	once                         bool
+	once, quiet                  bool
 	afterStage                   func(stage string, s *manifest.Set)
 	copying                      sync.WaitGroup // units that have yet to copy the templates (once)
 	spent                        bool           // the last unit took the templates (once)
@@ -124,7 +127,7 @@ func New(c Config) (*Engine, error) {
 	if c.Once {
 		tpls = slices.Clone(tpls) // the last unit releases them from this slice, not the caller's
 	}
-	e := &Engine{Profile: p, Templates: tpls, Units: c.Units, namespace: c.Namespace, limits: lim, secret: secretNames(tpls), once: c.Once, afterStage: c.AfterStage, ctx: c.Context}
+	e := &Engine{Profile: p, Templates: tpls, Units: c.Units, namespace: c.Namespace, limits: lim, secret: secretNames(tpls), once: c.Once, quiet: c.Quiet, afterStage: c.AfterStage, ctx: c.Context}
 	e.countTemplateNodes()
 	e.setDefaults()
 	if err := e.prepareStages(c); err != nil {
@@ -222,7 +225,7 @@ func (e *Engine) render(u Unit, take bool, copied func()) (*manifest.Set, error)
 	defer done()
 	s := &manifest.Set{Tenant: u.Tenant, Namespace: e.namespace, Vars: u.Vars.Map(), Missing: u.Vars.Missing(), Limits: e.limits, Context: e.ctx}
 	s.Redact = redactor(e.secret, s.Vars)
-	s.Disabled = e.disabled
+	s.Disabled, s.Quiet = e.disabled, e.quiet
 	s.Objects = make([]*manifest.Object, len(e.Templates))
 	for i, t := range e.Templates {
 		s.Objects[i] = t.Clone()

@@ -113,6 +113,7 @@ func (d *Diff) load(fsys filesys.Reader, root *loadroot.Root, name, profile stri
 	}
 	o := d.Options
 	o.Profile, o.Tenants, o.Shard, o.MemoryLimit, o.Redact, o.Root = profile, nil, action.Shard{}, nil, false, root
+	o.Quiet = true // a diff says what the objects do, not what rendering them noted
 	if name != "head" {
 		o.CRDs = held(fsys, d.CRDs)
 	}

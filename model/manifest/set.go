@@ -33,7 +33,15 @@ type Set struct {
 	// Context is the run's (nil: never done). A stage asks Stopped between
 	// objects and in its long loops, and returns what it says at once.
 	Context context.Context
+	// Quiet says no one reads this unit's notes (krender diff reads only
+	// objects): Note keeps none, and a stage skips an analysis whose only
+	// outcome is a note (Wants).
+	Quiet bool
 }
+
+// Wants says whether a note of rule would be kept: a stage asks before an
+// analysis that only notes.
+func (s *Set) Wants(rule string) bool { return !s.Quiet && !s.Disabled[rule] }
 
 // Stopped is why the unit must stop, the cause of its done Context, or
 // nil while it may go on; it costs a few nanoseconds.
@@ -105,7 +113,7 @@ const (
 // (nil for none); the profile's check.disable and o's krender.io/ignore
 // silence the rule as they silence check's own.
 func (s *Set) Note(o *Object, rule string, sev filepos.Severity, pos filepos.Pos, msg string) {
-	if s.Disabled[rule] || o != nil && o.Ignores(rule) {
+	if !s.Wants(rule) || o != nil && o.Ignores(rule) {
 		return
 	}
 	n := filepos.Note{Pos: pos, Severity: sev, Msg: msg, Rule: rule}

@@ -167,7 +167,7 @@ func (st *Stage) Apply(s *manifest.Set) error {
 		st.rewrite(s, o, found[start:ends[i]], index, byName)
 		start = ends[i]
 	}
-	if renamed != nil {
+	if renamed != nil && s.Wants(ruleid.OldNameText) {
 		warnOldNames(s, renamed)
 	}
 	return nil
@@ -211,9 +211,7 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 	t := &target{pos: o.Pos(o.Node), mode: mode, newName: name}
 	k := key{s.NamespaceOf(o), kind, name}
 	if mode == Suffix && !set && !consumed[k] {
-		s.Note(o, ruleid.HashKeepsName, filepos.Info, o.Pos(nameNode), fmt.Sprintf("%s %q keeps its name: no pod in this render consumes it, so a new name would roll nothing, "+
-			"and software that reads it by name keeps working (annotate it %s%s: suffix to rename it anyway, or \"off\" to silence this)",
-			kind, name, manifest.DirectivePrefix, Directive))
+		noteKeepsName(s, o, nameNode)
 		t.mode = Off
 	}
 	if t.mode == Off {
@@ -236,6 +234,16 @@ func (st *Stage) hashObject(s *manifest.Set, o *manifest.Object, consumed map[ke
 		}
 	}
 	return t, k, nil
+}
+
+// noteKeepsName says why o, which no pod consumes, keeps its name n.
+func noteKeepsName(s *manifest.Set, o *manifest.Object, n *yaml.Node) {
+	if !s.Wants(ruleid.HashKeepsName) { // the message is built only to be read
+		return
+	}
+	s.Note(o, ruleid.HashKeepsName, filepos.Info, o.Pos(n), fmt.Sprintf("%s %q keeps its name: no pod in this render consumes it, so a new name would roll nothing, "+
+		"and software that reads it by name keeps working (annotate it %s%s: suffix to rename it anyway, or \"off\" to silence this)",
+		o.Kind(), n.Value, manifest.DirectivePrefix, Directive))
 }
 
 // modeOf is o's hashing mode: its annotation's, else the profile's. hashed

@@ -114,11 +114,14 @@ func (st *Stage) Apply(s *manifest.Set) error {
 			continue
 		}
 		errs = append(errs, Unresolved(o.Refs)...)
+		if !s.Wants(ruleid.UnresolvedVar) {
+			continue
+		}
 		if w, pos := questioned(o); w != "" {
 			s.Note(o, ruleid.UnresolvedVar, filepos.Warning, pos, w)
 		}
 	}
-	if len(errs) == 0 {
+	if len(errs) == 0 && s.Wants(ruleid.UnusedVar) {
 		st.unused(s)
 	}
 	return errs.Err()
