@@ -561,7 +561,7 @@ func (u *unit) modified(c *Change, old, new *object) error {
 			c.Reasons = append(c.Reasons, u.fieldReason(l, up.Kept))
 		}
 	}
-	c.Reasons = append(c.Reasons, u.templateReasons(up, tpl, tplLeaves, old, new)...)
+	c.Reasons = append(c.Reasons, u.templateReasons(up, tpl, tplLeaves)...)
 	tplChanged = verdictOn(c, up, tplChanged)
 	if isWorkload {
 		c.Rollout = u.rollout(new, tplChanged)
@@ -571,13 +571,9 @@ func (u *unit) modified(c *Change, old, new *object) error {
 
 // templateReasons word the pod template's differences, as stored where
 // the API server judged it (written: as written).
-func (u *unit) templateReasons(up verdict.Update, tpl []string, written []leaf, old, new *object) []string {
+func (u *unit) templateReasons(up verdict.Update, tpl []string, written []leaf) []string {
 	var out []string
-	for _, l := range storedLeaves(up, tpl, written) {
-		if up.Known && !verdict.IsCustom(new.o) && keptDefault(l, old.value, new.value, tpl) {
-			out = append(out, dotted(l.path)+": left out; the cluster keeps "+u.quote(l.old))
-			continue
-		}
+	for _, l := range storedLeaves(up, written) {
 		out = append(out, u.templateReason(l, len(tpl))...)
 	}
 	return out
@@ -1014,81 +1010,39 @@ func unionKeys(a, b map[string]any) []string {
 	return keys
 }
 
-// storedLeaves are the pod template's differences as the API server
-// stores it, where it judged the template (a default written out beside a
-// real change rolls nothing, so it is no reason), else written.
-func storedLeaves(up verdict.Update, tpl []string, written []leaf) []leaf {
-	if !up.Template || up.Stored[0] == nil {
+// storedLeaves are the pod template's written differences as the API
+// server stores them, where it judged the template: a difference the
+// stored forms lack (a default written out, a quantity respelled) is no
+// reason to roll, and one they keep is said in their values. Else as
+// written.
+func storedLeaves(up verdict.Update, written []leaf) []leaf {
+	if !up.Template || up.Stored == nil {
 		return written
 	}
-	var ls []leaf
-	leaves(nil, at(up.Stored[0], tpl), at(up.Stored[1], tpl), &ls)
-	out := ls[:0]
-	for _, l := range ls {
-		if len(tpl) == 0 && slices.Equal(l.path, []string{"metadata", "generation"}) {
-			continue // a Pod's: the registry counts its spec's updates
+	var out []leaf
+	for _, l := range written {
+		old, new, ok := up.Stored(l.path)
+		switch {
+		case !ok:
+		case l.order:
+			if sameOrder(old, new) {
+				continue
+			}
+		case equal(old, new):
+			continue
+		default:
+			l.old, l.new = old, new
 		}
-		l.path = append(slices.Clip(tpl), l.path...)
 		out = append(out, l)
 	}
 	return out
 }
 
-// keptDefault: a stored difference at a path neither side writes, in a
-// container (or its env) matched by name, is a default the API server
-// wrote into the base's stored object from another field (imagePullPolicy
-// Always from a :latest image, before the head pins a tag). kubectl's
-// patch carries only what the sides write, and defaulting fills only what
-// is empty, so the cluster keeps the base's value: the head's own default
-// never applies, and is no reason. Lists that a patch replaces whole, or
-// merges by another key, are left to the comparison.
-func keptDefault(l leaf, base, head any, tpl []string) bool {
-	if l.order || l.old == nil || l.new == nil || !hasPrefix(l.path, append(slices.Clip(tpl), "spec")) {
-		return false
-	}
-	for i, seg := range l.path {
-		if strings.HasPrefix(seg, "[") && (i == 0 || !mergedByName(l.path[i-1])) {
-			return false
-		}
-	}
-	return !written(base, l.path) && !written(head, l.path)
+// sameOrder: lists a and b keep their common items' names in one order.
+func sameOrder(a, b any) bool {
+	al, _ := a.([]any)
+	bl, _ := b.([]any)
+	an, bn := names(al), names(bl)
+	return an != nil && bn != nil && slices.Equal(kept(an, bn), kept(bn, an))
 }
 
-// mergedByName: a strategic merge patch merges the items of list k by
-// their name.
-func mergedByName(k string) bool { return isContainerList(k) || k == "env" }
-
-// written says whether v (an object as written) holds path: keys, and
-// "[name]" for a list's item of that name.
-func written(v any, path []string) bool {
-	for _, seg := range path {
-		if name, ok := strings.CutPrefix(seg, "["); ok {
-			l, _ := v.([]any)
-			name, v = strings.TrimSuffix(name, "]"), nil
-			for _, it := range l {
-				if m, _ := it.(map[string]any); m != nil && m["name"] == name {
-					v = it
-				}
-			}
-			if v == nil {
-				return false
-			}
-			continue
-		}
-		m, _ := v.(map[string]any)
-		var ok bool
-		if v, ok = m[seg]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// at is v's value at path, nil where there is none.
-func at(v any, path []string) any {
-	for _, k := range path {
-		m, _ := v.(map[string]any)
-		v = m[k]
-	}
-	return v
-}

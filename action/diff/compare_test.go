@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -188,42 +187,6 @@ func TestPlainValueReadsRenderedObjects(t *testing.T) {
 	}
 	if n != f.Objects() {
 		t.Fatalf("%d objects read, want %d", n, f.Objects())
-	}
-}
-
-// TestKeptDefault: a stored difference that neither side writes, in a
-// container or env item matched by name, is the base's default that
-// kubectl's patch leaves in the cluster; one a side writes, one in a list a
-// patch replaces whole or merges by another key, or a container on one side
-// only, is a real difference.
-func TestKeptDefault(t *testing.T) {
-	written := func(c map[string]any) any {
-		return map[string]any{"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
-			"containers": []any{c}, "tolerations": []any{map[string]any{"key": "k"}}}}}}
-	}
-	plain := written(map[string]any{"name": "web", "image": "web:latest", "env": []any{map[string]any{"name": "A"}}})
-	explicit := written(map[string]any{"name": "web", "image": "web:latest", "imagePullPolicy": "Always"})
-	tpl := []string{"spec", "template", "spec"}
-	at := func(p ...string) []string { return append(slices.Clone(tpl), p...) }
-	for _, c := range []struct {
-		name       string
-		l          leaf
-		base, head any
-		want       bool
-	}{
-		{"written on neither side", leaf{path: at("containers", "[web]", "imagePullPolicy"), old: "Always", new: "IfNotPresent"}, plain, plain, true},
-		{"in an env item", leaf{path: at("containers", "[web]", "env", "[A]", "value"), old: "x", new: "y"}, plain, plain, true},
-		{"written at the base", leaf{path: at("containers", "[web]", "imagePullPolicy"), old: "Always", new: "IfNotPresent"}, explicit, plain, false},
-		{"written at the head", leaf{path: at("containers", "[web]", "imagePullPolicy"), old: "Always", new: "IfNotPresent"}, plain, explicit, false},
-		{"a list replaced whole", leaf{path: at("tolerations", "[0]", "operator"), old: "Equal", new: "Exists"}, plain, plain, false},
-		{"a list merged by another key", leaf{path: at("containers", "[web]", "ports", "[http]", "protocol"), old: "TCP", new: "UDP"}, plain, plain, false},
-		{"on one side only", leaf{path: at("containers", "[web]", "imagePullPolicy"), old: nil, new: "IfNotPresent"}, plain, plain, false},
-		{"an order", leaf{path: at("containers"), order: true}, plain, plain, false},
-		{"outside the pod spec", leaf{path: []string{"spec", "template", "metadata", "annotations", "a"}, old: "x", new: "y"}, plain, plain, false},
-	} {
-		if got := keptDefault(c.l, c.base, c.head, tpl[:2]); got != c.want {
-			t.Errorf("%s: keptDefault = %v, want %v", c.name, got, c.want)
-		}
 	}
 }
 

@@ -120,7 +120,7 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 		return verdict.Update{}, nil
 	}
 	ns := namespaceOf(new, st)
-	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	ctx := request(ns, gvk, "update")
 	stored, err := internal(old, gvk, false)
 	if unapplied(err) {
 		// The cluster cannot hold the base as written: the head's apply
@@ -165,11 +165,9 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 	if st.template != nil {
 		u.Template = !apiequality.Semantic.DeepEqual(st.template(stored), st.template(applied))
 	}
-	if u.Template { // stored and applied are not used after this
-		for i, o := range []runtime.Object{stored, applied} {
-			if u.Stored[i], err = asStored(o, gvk.GroupVersion()); err != nil {
-				return verdict.Update{}, err
-			}
+	if u.Template { // stored and applied are not written after this
+		if u.Stored, err = storedAt(stored, applied, gvk.GroupVersion()); err != nil {
+			return verdict.Update{}, err
 		}
 	}
 	return u, nil
@@ -213,10 +211,18 @@ func (APIServer) Create(o *manifest.Object) ([]verdict.Problem, error) {
 	ns := namespaceOf(o, st)
 	asCreated(ns, obj)
 	obj.(metav1.Object).SetResourceVersion("") // what a create request carries
-	if err := rest.BeforeCreate(st, genericapirequest.WithNamespace(context.Background(), ns), obj); err != nil {
+	if err := rest.BeforeCreate(st, request(ns, gvk, "create"), obj); err != nil {
 		return problems(err), nil
 	}
 	return nil, nil
+}
+
+// request is the context the API server's handlers give a strategy: the
+// namespace, and the request's group and version, which its declarative
+// validation reads (without them it logs an error and validates nothing).
+func request(ns string, gvk schema.GroupVersionKind, verb string) context.Context {
+	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	return genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{IsResourceRequest: true, Verb: verb, APIGroup: gvk.Group, APIVersion: gvk.Version, Namespace: ns})
 }
 
 // decoded is o decoded into its versioned type as the API server's strict
@@ -325,22 +331,6 @@ func asCreated(ns string, objs ...runtime.Object) {
 	}
 }
 
-// asStored is an internal object in gv as the API server serves what it
-// stored, as unstructured values (integers stay integers: 1000000, not
-// 1e+06), without a JSON round trip. The versioned object shares memory with o (no
-// copy): o is read, never written, and neither is used after.
-func asStored(o runtime.Object, gv schema.GroupVersion) (any, error) {
-	versioned, err := legacyscheme.Scheme.UnsafeConvertToVersion(o, gv)
-	if err != nil {
-		return nil, err
-	}
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(versioned)
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 // jsonValue is v as encoding/json reads it back into an any.
 func jsonValue(v any) (any, error) {
 	js, err := json.Marshal(v)
@@ -368,11 +358,17 @@ func rolloutUpdate(old, new *manifest.Object) (verdict.Update, error) {
 	}
 	u := verdict.Update{Known: true, Template: !apiequality.Semantic.DeepEqual(a, b)}
 	if u.Template {
+		var sides [2]any
 		for i, t := range []*corev1.PodTemplateSpec{a, b} {
 			var err error
-			if u.Stored[i], err = jsonValue(map[string]any{"spec": map[string]any{"template": t}}); err != nil {
+			if sides[i], err = jsonValue(map[string]any{"spec": map[string]any{"template": t}}); err != nil {
 				return verdict.Update{}, err
 			}
+		}
+		u.Stored = func(path []string) (any, any, bool) {
+			a, aok := jsonAt(sides[0], path)
+			b, bok := jsonAt(sides[1], path)
+			return a, b, aok && bok
 		}
 	}
 	return u, nil

@@ -2,6 +2,7 @@ package validator
 
 import (
 	"maps"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -395,18 +396,45 @@ func TestUpdateKeepsThePullPolicy(t *testing.T) {
 	if err != nil || !u.Template {
 		t.Fatalf("%+v, %v", u, err)
 	}
-	for i, want := range []string{"Always", "Always"} {
-		c := at(u.Stored[i], "spec", "template", "spec", "containers").([]any)[0].(map[string]any)
-		if c["imagePullPolicy"] != want {
-			t.Errorf("side %d stores imagePullPolicy %v, want %s", i, c["imagePullPolicy"], want)
-		}
+	a, b, ok := u.Stored([]string{"spec", "template", "spec", "containers", "[web]", "imagePullPolicy"})
+	if !ok || a != "Always" || b != "Always" {
+		t.Errorf("the stored pull policies: %v, %v (%v); want Always on both sides", a, b, ok)
 	}
 }
 
-// at is v's value at the keys of path.
-func at(v any, path ...string) any {
-	for _, k := range path {
-		v = v.(map[string]any)[k]
+// TestStoredAt: a judged update reads both stored objects at a path as
+// JSON values (what runtime's ToUnstructured makes of them), through
+// inlined structs, named items, indexes and maps; nothing where the object
+// holds nothing there; not ok where the path names no field.
+func TestStoredAt(t *testing.T) {
+	old := strings.Replace(web, "          ports: [{containerPort: 8080}]", "          ports: [{containerPort: 8080}]\n      volumes: [{name: cfg, configMap: {name: web-config}}]\n      tolerations: [{key: a, operator: Exists}]", 1)
+	new := strings.Replace(strings.Replace(old, "web:2.4.1", "web:2.5.0", 1), "memory: 1024Mi", "memory: 2Gi", 1)
+	u, err := APIServer{}.Update(object(t, old), object(t, new))
+	if err != nil || u.Stored == nil {
+		t.Fatalf("%+v, %v", u, err)
 	}
-	return v
+	spec := []string{"spec", "template", "spec"}
+	for _, c := range []struct {
+		path     []string
+		old, new any
+		ok       bool
+	}{
+		{append(spec, "containers", "[web]", "image"), "registry.example.com/web:2.4.1", "registry.example.com/web:2.5.0", true},
+		{append(spec, "containers", "[web]", "resources", "limits", "memory"), "1Gi", "2Gi", true},
+		{append(spec, "containers", "[web]", "resources", "limits", "cpu"), "500m", "500m", true},
+		{append(spec, "containers", "[web]", "ports", "[0]", "containerPort"), int64(8080), int64(8080), true},
+		{append(spec, "containers", "[web]", "ports", "[0]", "protocol"), "TCP", "TCP", true},
+		{append(spec, "containers", "[web]", "env", "[B]", "value"), "2", "2", true},
+		{append(spec, "volumes", "[cfg]", "configMap", "name"), "web-config", "web-config", true},      // VolumeSource is inlined
+		{append(spec, "volumes", "[cfg]", "configMap", "defaultMode"), int64(420), int64(420), true}, // the API server's default
+		{append(spec, "tolerations", "[0]", "operator"), "Exists", "Exists", true},
+		{append(spec, "containers", "[sidecar]", "image"), nil, nil, true},
+		{append(spec, "hostNetwork"), nil, nil, true}, // false, omitted
+		{append(spec, "containers", "[web]", "imagePulPolicy"), nil, nil, false},
+	} {
+		a, b, ok := u.Stored(c.path)
+		if !reflect.DeepEqual(a, c.old) || !reflect.DeepEqual(b, c.new) || ok != c.ok {
+			t.Errorf("%v: %#v, %#v (%v); want %#v, %#v (%v)", c.path, a, b, ok, c.old, c.new, c.ok)
+		}
+	}
 }

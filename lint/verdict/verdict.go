@@ -128,10 +128,12 @@ type Update struct {
 	// Refused are the update validation's errors, Path the field and Msg
 	// the API server's message; none: the apply is accepted.
 	Refused []Problem
-	// Stored are old and new as the API server stores them (defaulted,
-	// canonical, as unstructured values), set when Template is: a difference
-	// written out that the stored forms lack is no reason to roll.
-	Stored [2]any
+	// Stored, set when Template is, reads old and new as the API server
+	// stores them (defaulted, canonical) at a path (keys, "[name]" for a
+	// list's item by name, "[i]" by index), as JSON values: a difference
+	// written out that the stored forms lack is no reason to roll. ok is
+	// false where the path names no field of the kind.
+	Stored func(path []string) (old, new any, ok bool)
 	// Kept are the fields the update leaves out and the API server keeps
 	// as stored (a Service's allocated clusterIP and clusterIPs, nodePorts and
 	// healthCheckNodePort), each path as a diff names it ("spec.clusterIP",
