@@ -1045,4 +1045,3 @@ func sameOrder(a, b any) bool {
 	an, bn := names(al), names(bl)
 	return an != nil && bn != nil && slices.Equal(kept(an, bn), kept(bn, an))
 }
-

@@ -425,7 +425,7 @@ func TestStoredAt(t *testing.T) {
 		{append(spec, "containers", "[web]", "ports", "[0]", "containerPort"), int64(8080), int64(8080), true},
 		{append(spec, "containers", "[web]", "ports", "[0]", "protocol"), "TCP", "TCP", true},
 		{append(spec, "containers", "[web]", "env", "[B]", "value"), "2", "2", true},
-		{append(spec, "volumes", "[cfg]", "configMap", "name"), "web-config", "web-config", true},      // VolumeSource is inlined
+		{append(spec, "volumes", "[cfg]", "configMap", "name"), "web-config", "web-config", true},    // VolumeSource is inlined
 		{append(spec, "volumes", "[cfg]", "configMap", "defaultMode"), int64(420), int64(420), true}, // the API server's default
 		{append(spec, "tolerations", "[0]", "operator"), "Exists", "Exists", true},
 		{append(spec, "containers", "[sidecar]", "image"), nil, nil, true},
