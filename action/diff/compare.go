@@ -321,10 +321,10 @@ func namedLeaves(path []string, al, bl []any, out *[]leaf) bool {
 			all = append(all, n)
 		}
 	}
-	whole := len(path) > 0 && isContainerList(path[len(path)-1])
+	whole := len(path) > 0 && (isContainerList(path[len(path)-1]) || path[len(path)-1] == "env")
 	for _, n := range all {
 		a, b := byName(al, an, n), byName(bl, bn, n)
-		if whole && (a == nil || b == nil) { // a container added or removed: one change, not each field
+		if whole && (a == nil || b == nil) { // a container or env var added or removed: one change, not each field
 			*out = append(*out, leaf{path: append(slices.Clip(path), "["+n+"]"), old: a, new: b})
 			continue
 		}
