@@ -57,7 +57,7 @@ spec: {script: "echo $HOME"}
 		paths   []string
 		rules   []string // rules the loud render notes
 	}{
-		{"fixture", filesys.NewMem(fixture), "p.yaml", []string{"t"}, []string{ruleid.OldNameText, ruleid.UnusedVar, ruleid.HashKeepsName}},
+		{"fixture", filesys.NewMem(fixture), "p.yaml", []string{"t"}, []string{ruleid.OldNameText, ruleid.UnusedVar, ruleid.HashKeepsName, ruleid.UnresolvedVar}},
 		{"the sample profile", filesys.Dir("../"), "profiles/prod.yaml", []string{"templates"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

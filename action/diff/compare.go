@@ -607,19 +607,24 @@ func refusedOn(c *Change, problems []verdict.Problem) {
 	}
 }
 
-// created judges an object the head adds as the API server creates it,
-// which needs the API server's code (krender-check); a custom resource is
-// not judged.
+// created judges an object the head adds as the API server creates it.
 func (u *unit) created(c *Change, o *object) error {
-	if verdict.IsCustom(o.o) {
-		return nil
-	}
-	if u.v == nil {
-		return ErrNeedsValidator
-	}
-	problems, err := u.v.Create(o.o)
+	problems, err := u.create(o)
 	refusedOn(c, problems)
 	return err
+}
+
+// create is the API server's refusal of creating o (an added object, a
+// hashed object's new version), which needs its code (krender-check); a
+// custom resource is not judged.
+func (u *unit) create(o *object) ([]verdict.Problem, error) {
+	switch {
+	case verdict.IsCustom(o.o):
+		return nil, nil
+	case u.v == nil:
+		return nil, ErrNeedsValidator
+	}
+	return u.v.Create(o.o)
 }
 
 // judge asks the API server's code about an update, where it has to: a
@@ -628,13 +633,7 @@ func (u *unit) created(c *Change, o *object) error {
 func (u *unit) judge(old, new *object, ls []leaf) (verdict.Update, error) {
 	custom := verdict.IsCustom(new.o)
 	if old.stored != new.stored { // a hashed object's new version: created, not updated
-		if custom {
-			return verdict.Update{}, nil
-		}
-		if u.v == nil {
-			return verdict.Update{}, ErrNeedsValidator
-		}
-		refused, err := u.v.Create(new.o)
+		refused, err := u.create(new)
 		return verdict.Update{Refused: refused}, err
 	}
 	if u.v != nil && !custom {
@@ -801,7 +800,7 @@ func (u *unit) wholeContainer(k, name string, l leaf) string {
 		return what + " " + name + " removed"
 	}
 	m, _ := l.new.(map[string]any)
-	if image := str(m["image"]); image != "" && !slices.ContainsFunc(u.secretValues, func(v string) bool { return strings.Contains(image, v) }) {
+	if image := str(m["image"]); image != "" && !u.holdsSecret(image) {
 		return what + " " + name + " added (image " + image + ")"
 	}
 	return what + " " + name + " added"
@@ -898,12 +897,15 @@ func (u *unit) quote(v any) string {
 	if len(s) > 60 || strings.ContainsAny(s, "\n") {
 		return "…"
 	}
-	for _, sec := range u.secretValues {
-		if strings.Contains(s, sec) {
-			return "…"
-		}
+	if u.holdsSecret(s) {
+		return "…"
 	}
 	return s
+}
+
+// holdsSecret: s holds a value that reaches a Secret.
+func (u *unit) holdsSecret(s string) bool {
+	return slices.ContainsFunc(u.secretValues, func(v string) bool { return strings.Contains(s, v) })
 }
 
 func str(v any) string {

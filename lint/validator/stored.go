@@ -21,22 +21,29 @@ import (
 // versioned objects share memory with old and new, which are read, never
 // written.
 func storedAt(old, new runtime.Object, gv schema.GroupVersion) (func(path []string) (any, any, bool), error) {
-	var sides [2]reflect.Value
+	var sides [2]any
 	for i, o := range []runtime.Object{old, new} {
 		v, err := legacyscheme.Scheme.UnsafeConvertToVersion(o, gv)
 		if err != nil {
 			return nil, err
 		}
-		sides[i] = reflect.ValueOf(v)
+		sides[i] = v
 	}
+	return reader(sides[0], sides[1]), nil
+}
+
+// reader reads a and b, values of one Go type, at a path as JSON names it,
+// each as a JSON value; false where the path names no field of the type.
+func reader(a, b any) func(path []string) (any, any, bool) {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	return func(path []string) (any, any, bool) {
-		a, aok := typedAt(sides[0], path)
-		b, bok := typedAt(sides[1], path)
-		if !aok || !bok {
+		x, xok := typedAt(va, path)
+		y, yok := typedAt(vb, path)
+		if !xok || !yok {
 			return nil, nil, false
 		}
-		return jsonOf(a), jsonOf(b), true
-	}, nil
+		return jsonOf(x), jsonOf(y), true
+	}
 }
 
 // typedAt is the value of v at path as JSON names it: keys (a struct's
@@ -205,47 +212,4 @@ func jsonOf(v reflect.Value) any {
 		return nil
 	}
 	return out
-}
-
-// jsonAt is the value of v, a JSON value, at path (keys, "[name]" for the
-// item of a list by its name, "[i]" by index); false where v has no such
-// shape.
-func jsonAt(v any, path []string) (any, bool) {
-	for _, seg := range path {
-		if v == nil {
-			return nil, true
-		}
-		item, isItem := strings.CutPrefix(seg, "[")
-		if !isItem {
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			v = m[seg]
-			continue
-		}
-		l, ok := v.([]any)
-		if !ok {
-			return nil, false
-		}
-		item = strings.TrimSuffix(item, "]")
-		v = nil
-		for i, it := range l {
-			if m, _ := it.(map[string]any); m != nil && m["name"] == item || strconv.Itoa(i) == item && !named(l) {
-				v = it
-				break
-			}
-		}
-	}
-	return v, true
-}
-
-// named: every item of l is a map with a name.
-func named(l []any) bool {
-	for _, it := range l {
-		if m, _ := it.(map[string]any); m == nil || m["name"] == nil {
-			return false
-		}
-	}
-	return len(l) > 0
 }

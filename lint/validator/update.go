@@ -107,16 +107,11 @@ var strategies = map[schema.GroupKind]strategy{
 // semantically (1Gi equals 1024Mi). Only Template is said of a Rollout;
 // its CRD's rules, if given, judge the rest (crd.Catalog.Update).
 func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
-	gv, err := schema.ParseGroupVersion(new.APIVersion())
-	if err != nil {
-		return verdict.Update{}, nil
-	}
-	gvk := gv.WithKind(new.Kind())
-	if gvk.GroupKind() == rollout {
+	if gv, err := schema.ParseGroupVersion(new.APIVersion()); err == nil && gv.WithKind(new.Kind()).GroupKind() == rollout {
 		return rolloutUpdate(old, new)
 	}
-	st, ok := strategies[gvk.GroupKind()]
-	if !ok || !legacyscheme.Scheme.Recognizes(gvk) {
+	gvk, st, ok := strategyOf(new)
+	if !ok {
 		return verdict.Update{}, nil
 	}
 	ns := namespaceOf(new, st)
@@ -180,18 +175,13 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 // the kind's Validate, the object meta's). Kinds without a registry
 // strategy here are accepted unjudged.
 func (APIServer) Create(o *manifest.Object) ([]verdict.Problem, error) {
-	gv, err := schema.ParseGroupVersion(o.APIVersion())
-	if err != nil {
-		return nil, nil
-	}
-	gvk := gv.WithKind(o.Kind())
-	st, ok := strategies[gvk.GroupKind()]
-	if !ok || !legacyscheme.Scheme.Recognizes(gvk) {
+	gvk, st, ok := strategyOf(o)
+	if !ok {
 		return nil, nil
 	}
 	versioned, derr, err := decoded(o, gvk)
-	if ns := (*notSent)(nil); errors.As(err, &ns) {
-		return []verdict.Problem{ns.problem()}, nil
+	if refused := notSent(err); refused != nil {
+		return refused, nil
 	}
 	if err != nil {
 		return nil, err
@@ -199,10 +189,9 @@ func (APIServer) Create(o *manifest.Object) ([]verdict.Problem, error) {
 	if derr != nil { // as the create handler says it (transformDecodeError)
 		return []verdict.Problem{{Kind: verdict.Invalid, Msg: fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", gvk.Kind, gvk.Version, gvk.Kind, derr)}}, nil
 	}
-	legacyscheme.Scheme.Default(versioned)
-	obj, err := legacyscheme.Scheme.UnsafeConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
+	obj, err := defaulted(o, versioned, gvk)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
+		return nil, err
 	}
 	if svc, ok := obj.(*api.Service); ok { // REST.beginCreate, before validation
 		normalizeClusterIPs(svc, nil)
@@ -215,6 +204,18 @@ func (APIServer) Create(o *manifest.Object) ([]verdict.Problem, error) {
 		return problems(err), nil
 	}
 	return nil, nil
+}
+
+// strategyOf is o's kind and its registry's strategy; false for a kind
+// judged by none here.
+func strategyOf(o *manifest.Object) (schema.GroupVersionKind, strategy, bool) {
+	gv, err := schema.ParseGroupVersion(o.APIVersion())
+	if err != nil {
+		return schema.GroupVersionKind{}, strategy{}, false
+	}
+	gvk := gv.WithKind(o.Kind())
+	st, ok := strategies[gvk.GroupKind()]
+	return gvk, st, ok && legacyscheme.Scheme.Recognizes(gvk)
 }
 
 // request is the context the API server's handlers give a strategy: the
@@ -331,16 +332,6 @@ func asCreated(ns string, objs ...runtime.Object) {
 	}
 }
 
-// jsonValue is v as encoding/json reads it back into an any.
-func jsonValue(v any) (any, error) {
-	js, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var out any
-	return out, json.Unmarshal(js, &out)
-}
-
 // rollout is Argo Rollouts' workload.
 var rollout = schema.GroupKind{Group: "argoproj.io", Kind: "Rollout"}
 
@@ -358,20 +349,21 @@ func rolloutUpdate(old, new *manifest.Object) (verdict.Update, error) {
 	}
 	u := verdict.Update{Known: true, Template: !apiequality.Semantic.DeepEqual(a, b)}
 	if u.Template {
-		var sides [2]any
-		for i, t := range []*corev1.PodTemplateSpec{a, b} {
-			var err error
-			if sides[i], err = jsonValue(map[string]any{"spec": map[string]any{"template": t}}); err != nil {
-				return verdict.Update{}, err
-			}
-		}
-		u.Stored = func(path []string) (any, any, bool) {
-			a, aok := jsonAt(sides[0], path)
-			b, bok := jsonAt(sides[1], path)
-			return a, b, aok && bok
-		}
+		u.Stored = reader(inRollout(a), inRollout(b))
 	}
 	return u, nil
+}
+
+// inRollout is t where a Rollout keeps it (spec.template), so that paths
+// from the object's root read it.
+func inRollout(t *corev1.PodTemplateSpec) any {
+	var r struct {
+		Spec struct {
+			Template *corev1.PodTemplateSpec `json:"template"`
+		} `json:"spec"`
+	}
+	r.Spec.Template = t
+	return r
 }
 
 // rolloutTemplate is a Rollout's spec.template defaulted as the API server
@@ -415,11 +407,16 @@ func internal(o *manifest.Object, gvk schema.GroupVersionKind, strict bool) (run
 		err = runtime.NewStrictDecodingError(unknown)
 	}
 	if err != nil {
-		return nil, &notDecoded{o.Pos(o.Node).String(), err}
+		return nil, &unapplicable{pos: o.Pos(o.Node).String(), err: err}
 	}
+	return defaulted(o, versioned, gvk)
+}
+
+// defaulted is versioned, o as decoded, defaulted and converted to the
+// API server's internal type. No copy: the internal object may share
+// memory with versioned, which is dropped.
+func defaulted(o *manifest.Object, versioned runtime.Object, gvk schema.GroupVersionKind) (runtime.Object, error) {
 	legacyscheme.Scheme.Default(versioned)
-	// No copy: the internal object may share memory with versioned, which
-	// is dropped.
 	out, err := legacyscheme.Scheme.UnsafeConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", o.Pos(o.Node), err)
@@ -439,8 +436,8 @@ func patched(old, new *manifest.Object, gvk schema.GroupVersionKind) (obj runtim
 		return obj, nil, nil // the JSON decoder's fields are all known and typed: nothing to refuse
 	}
 	versioned, derr, err := fromMap(new, gvk)
-	if ns := (*notSent)(nil); errors.As(err, &ns) {
-		return nil, []verdict.Problem{ns.problem()}, nil
+	if refused := notSent(err); refused != nil {
+		return nil, refused, nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -453,12 +450,8 @@ func patched(old, new *manifest.Object, gvk schema.GroupVersionKind) (obj runtim
 			return internalOf(new, gvk)
 		}
 	}
-	legacyscheme.Scheme.Default(versioned)
-	obj, err = legacyscheme.Scheme.UnsafeConvertToVersion(versioned, schema.GroupVersion{Group: gvk.Group, Version: runtime.APIVersionInternal})
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", new.Pos(new.Node), err)
-	}
-	return obj, nil, nil
+	obj, err = defaulted(new, versioned, gvk)
+	return obj, nil, err
 }
 
 // internalOf is internal with no refusal.
@@ -584,40 +577,36 @@ func sent(o *manifest.Object) ([]byte, error) {
 	}
 	js, err := k8syaml.YAMLToJSON(text)
 	if err != nil {
-		return nil, &notSent{o.Pos(o.Node).String(), err}
+		return nil, &unapplicable{pos: o.Pos(o.Node).String(), err: err, notSent: true}
 	}
 	return js, nil
 }
 
-// notSent is an object kubectl cannot read into JSON (a flow mapping as a
-// key, such as a template language's {{name}}): the API server never
-// receives it, and kubectl apply fails on it.
-type notSent struct {
-	pos string
-	err error
+// unapplicable is an object that cannot be applied as written: kubectl
+// cannot read it into JSON (notSent: a flow mapping as a key, such as a
+// template language's {{name}}), or the API server's decoder refuses it.
+type unapplicable struct {
+	pos     string
+	err     error
+	notSent bool
 }
 
-func (e *notSent) Error() string { return e.pos + ": " + e.err.Error() }
+func (e *unapplicable) Error() string { return e.pos + ": " + e.err.Error() }
 
-// problem is kubectl's refusal, in its words.
-func (e *notSent) problem() verdict.Problem {
-	return verdict.Problem{Kind: verdict.Invalid, Msg: "kubectl cannot send it: error converting YAML to JSON: " + e.err.Error()}
-}
-
-// notDecoded is an object the API server's decoder refuses.
-type notDecoded struct {
-	pos string
-	err error
-}
-
-func (e *notDecoded) Error() string { return e.pos + ": " + e.err.Error() }
-
-// unapplied: err says the object cannot have been applied as written
-// (kubectl cannot send it, or the API server cannot decode it).
+// unapplied: err says the object cannot have been applied as written.
 func unapplied(err error) bool {
-	var ns *notSent
-	var nd *notDecoded
-	return errors.As(err, &ns) || errors.As(err, &nd)
+	var u *unapplicable
+	return errors.As(err, &u)
+}
+
+// notSent is kubectl's refusal of an object it cannot read into JSON, in
+// its words, where err is one.
+func notSent(err error) []verdict.Problem {
+	var u *unapplicable
+	if !errors.As(err, &u) || !u.notSent {
+		return nil
+	}
+	return []verdict.Problem{{Kind: verdict.Invalid, Msg: "kubectl cannot send it: error converting YAML to JSON: " + u.err.Error()}}
 }
 
 // The Service registry (k8s.io/kubernetes/pkg/registry/core/service/storage)

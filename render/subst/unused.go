@@ -77,11 +77,9 @@ func (u Unused) Note() filepos.Note {
 
 // unused notes, for one unit, the profile's variables none of its objects
 // references: a warning where the name looks like a misspelling of one the
-// templates use, an info note (render -v, krender vars) otherwise.
+// templates use, an info note (render -v, krender vars) otherwise. Apply
+// asks it only of a unit that Wants the rule.
 func (st *Stage) unused(s *manifest.Set) {
-	if s.Disabled[ruleid.UnusedVar] {
-		return
-	}
 	var refs [][]manifest.Ref
 	for _, o := range s.Objects {
 		refs = append(refs, o.Refs)
