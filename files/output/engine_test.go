@@ -7,11 +7,11 @@ import (
 
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loader"
-	"github.com/krender/krender/render/inject/yqexpr"
 	"github.com/krender/krender/model/filepos"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/profiles"
 	"github.com/krender/krender/render"
+	"github.com/krender/krender/render/inject/yqexpr"
 )
 
 // engineOptions are the inputs a test engine is loaded from. The tests build
