@@ -39,8 +39,10 @@ import (
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
@@ -79,6 +81,10 @@ var strategies = map[schema.GroupKind]strategy{
 	{Kind: "Secret"}:                     {secret.Strategy, nil},
 	{Kind: "Service"}:                    {service.Strategy, nil},
 	{Kind: "PersistentVolumeClaim"}:      {persistentvolumeclaim.Strategy, nil},
+	{Kind: "PersistentVolume"}:           {persistentvolume.Strategy, nil},
+	{Kind: "ReplicationController"}: {replicationcontroller.Strategy, func(o runtime.Object) any {
+		return o.(*api.ReplicationController).Spec.Template
+	}},
 	// A binding's roleRef, a StorageClass's provisioner and parameters, a
 	// PriorityClass's value: immutable, and kubectl apply fails on them.
 	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:        {rolebinding.Strategy, nil},
@@ -111,8 +117,9 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 		return rolloutUpdate(old, new)
 	}
 	gvk, st, ok := strategyOf(new)
-	if !ok {
-		return verdict.Update{}, nil
+	if !ok { // unjudged, but kubectl must read it to send it
+		_, err := sent(new)
+		return verdict.Update{Refused: notSent(err)}, nil
 	}
 	ns := namespaceOf(new, st)
 	ctx := request(ns, gvk, "update")
@@ -173,11 +180,12 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 // unknown fields refused (kubectl's default --validate=strict), defaulted,
 // converted, then the registry's create (rest.BeforeCreate: PrepareForCreate,
 // the kind's Validate, the object meta's). Kinds without a registry
-// strategy here are accepted unjudged.
+// strategy here are accepted unjudged, unless kubectl cannot read them.
 func (APIServer) Create(o *manifest.Object) ([]verdict.Problem, error) {
 	gvk, st, ok := strategyOf(o)
-	if !ok {
-		return nil, nil
+	if !ok { // unjudged, but kubectl must read it to send it
+		_, err := sent(o)
+		return notSent(err), nil
 	}
 	versioned, derr, err := decoded(o, gvk)
 	if refused := notSent(err); refused != nil {
@@ -288,6 +296,11 @@ func podSpecOf(o runtime.Object) *api.PodSpec {
 	switch o := o.(type) {
 	case *api.Pod:
 		return &o.Spec
+	case *api.ReplicationController:
+		if o.Spec.Template == nil {
+			return nil
+		}
+		return &o.Spec.Template.Spec
 	case *apps.Deployment:
 		return &o.Spec.Template.Spec
 	case *apps.StatefulSet:

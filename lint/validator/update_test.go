@@ -329,6 +329,10 @@ func TestCreate(t *testing.T) {
 		{"an unknown field", strings.Replace(web, "          env:", "          imagePullPolcy: Always\n          env:", 1), "",
 			`Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolcy"`},
 		{"YAML kubectl cannot read", strings.Replace(headless, "selector: {app: db}", "selector: {app: {{cell}}}", 1), "", `kubectl cannot send it: error converting YAML to JSON: yaml: invalid map key: map[interface {}]interface {}{"cell":""}`},
+		{"YAML kubectl cannot read, of a kind judged no further", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: {{name}}, namespace: shop}\n", "", "kubectl cannot send it"},
+		{"a ReplicationController with no selector nor labels", "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc, namespace: shop}\nspec:\n  template:\n    spec: {containers: [{name: c, image: \"a:1\"}]}\n", "spec.selector", "Required value"},
+		{"a PersistentVolume's unknown field", "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv}\nspec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /data, kind: x}}\n", "",
+			`strict decoding error: unknown field "spec.hostPath.kind"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ps, err := APIServer{}.Create(object(t, c.text))
