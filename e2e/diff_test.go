@@ -176,7 +176,10 @@ spec:
 `
 
 // nodePortService spells out its clusterIP and nodePort (each variant its
-// own: both are the cluster's, not the namespace's).
+// own: both are the cluster's, not the namespace's). Values written out lie in
+// the allocators' static bands (the first 16 addresses of 10.0.0.0/24, ports
+// 30000-30085), which the API server hands out only when the rest is full, so
+// a Service another variant leaves to allocation never takes one first.
 func nodePortService(clusterIP, nodePort string) string {
 	return `apiVersion: v1
 kind: Service
@@ -204,9 +207,9 @@ metadata: {name: edge, namespace: "${NAMESPACE}"}
 spec:
   type: LoadBalancer
   externalTrafficPolicy: Local
-  healthCheckNodePort: 30514
+  healthCheckNodePort: 30014
   selector: {app: edge}
-  ports: [{name: https, port: 443, targetPort: 8443, nodePort: 30515}]
+  ports: [{name: https, port: 443, targetPort: 8443, nodePort: 30015}]
 `
 
 const diffClaim = `apiVersion: v1
@@ -259,14 +262,14 @@ var diffVariants = []diffVariant{
 	{name: "job-template", base: diffJob, head: swap(diffJob, "migrate:5", "migrate:6"), want: map[string]string{"Job/migrate": diff.Refused}},
 	{name: "pod-env", base: diffPod, head: swap(diffPod, "value: slow", "value: fast"), want: map[string]string{"Pod/debug": diff.Refused}},
 	{name: "service-port", base: diffService, head: swap(diffService, "targetPort: 8080", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}},
-	{name: "service-allocated-dropped", base: nodePortService("10.0.0.12", "30512"), head: swap(swap(nodePortService("10.0.0.12", "30512"), "  clusterIP: 10.0.0.12\n", ""), "targetPort: 8080, nodePort: 30512", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}, kept: 2},
-	{name: "service-cluster-ips-dropped", base: swap(nodePortService("10.0.0.16", "30516"), "  selector:", "  clusterIPs: [10.0.0.16]\n  selector:"), head: nodePortService("10.0.0.16", "30516"), want: map[string]string{"Service/web": diff.None}, kept: 1},
+	{name: "service-allocated-dropped", base: nodePortService("10.0.0.12", "30012"), head: swap(swap(nodePortService("10.0.0.12", "30012"), "  clusterIP: 10.0.0.12\n", ""), "targetPort: 8080, nodePort: 30012", "targetPort: 8081"), want: map[string]string{"Service/web": diff.None}, kept: 2},
+	{name: "service-cluster-ips-dropped", base: swap(nodePortService("10.0.0.16", "30016"), "  selector:", "  clusterIPs: [10.0.0.16]\n  selector:"), head: nodePortService("10.0.0.16", "30016"), want: map[string]string{"Service/web": diff.None}, kept: 1},
 	{name: "service-headless-dropped", base: diffHeadless, head: swap(diffHeadless, "  clusterIP: None\n", ""), want: map[string]string{"Service/db": diff.None}, kept: 1},
 	{name: "service-headless-port", base: diffHeadless, head: swap(diffHeadless, "{port: 5432}", "{port: 5432, targetPort: 5433}"), want: map[string]string{"Service/db": diff.None}},
-	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}, kept: 2},
-	{name: "service-health-check-allocated", base: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), ", nodePort: 30515", ""), head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30514\n", ""), "targetPort: 8443, nodePort: 30515", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}},
+	{name: "service-health-check-dropped", base: diffLoadBalancer, head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30014\n", ""), "targetPort: 8443, nodePort: 30015", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}, kept: 2},
+	{name: "service-health-check-allocated", base: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30014\n", ""), ", nodePort: 30015", ""), head: swap(swap(diffLoadBalancer, "  healthCheckNodePort: 30014\n", ""), "targetPort: 8443, nodePort: 30015", "targetPort: 9443"), want: map[string]string{"Service/edge": diff.None}},
 	{name: "service-made-load-balancer", base: diffService, head: swap(diffService, "spec:\n", "spec:\n  type: LoadBalancer\n  externalTrafficPolicy: Local\n"), want: map[string]string{"Service/web": diff.None}},
-	{name: "service-cluster-ip-changed", base: nodePortService("10.0.0.13", "30513"), head: swap(nodePortService("10.0.0.13", "30513"), "clusterIP: 10.0.0.13", "clusterIP: 10.0.0.14"), want: map[string]string{"Service/web": diff.Refused}},
+	{name: "service-cluster-ip-changed", base: nodePortService("10.0.0.13", "30013"), head: swap(nodePortService("10.0.0.13", "30013"), "clusterIP: 10.0.0.13", "clusterIP: 10.0.0.14"), want: map[string]string{"Service/web": diff.Refused}},
 	{name: "claim-class", base: diffClaim, head: swap(diffClaim, "storageClassName: standard", "storageClassName: fast"), want: map[string]string{"PersistentVolumeClaim/data": diff.Refused}},
 	{name: "rolebinding-role", base: diffRoleBinding, head: swap(diffRoleBinding, "name: view", "name: edit"), want: map[string]string{"RoleBinding/ci": diff.Refused}},
 	{name: "rolebinding-subjects", base: diffRoleBinding, head: swap(diffRoleBinding, "{kind: ServiceAccount, name: ci,", "{kind: ServiceAccount, name: deploy,"), want: map[string]string{"RoleBinding/ci": diff.None}},
