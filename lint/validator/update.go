@@ -22,32 +22,49 @@ import (
 	k8syaml "sigs.k8s.io/yaml"
 
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/admissionregistration/install" // each group's defaults and conversions
 	"k8s.io/kubernetes/pkg/apis/apps"
-	_ "k8s.io/kubernetes/pkg/apis/apps/install" // the apps group's defaults and conversions
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/autoscaling/install"
 	"k8s.io/kubernetes/pkg/apis/batch"
 	_ "k8s.io/kubernetes/pkg/apis/batch/install"
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/networking/install"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	_ "k8s.io/kubernetes/pkg/apis/rbac/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
 	"k8s.io/kubernetes/pkg/capabilities"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration"
+	"k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration"
 	"k8s.io/kubernetes/pkg/registry/apps/daemonset"
 	"k8s.io/kubernetes/pkg/registry/apps/deployment"
 	"k8s.io/kubernetes/pkg/registry/apps/replicaset"
 	"k8s.io/kubernetes/pkg/registry/apps/statefulset"
+	"k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler"
 	"k8s.io/kubernetes/pkg/registry/batch/cronjob"
 	"k8s.io/kubernetes/pkg/registry/batch/job"
 	"k8s.io/kubernetes/pkg/registry/core/configmap"
+	"k8s.io/kubernetes/pkg/registry/core/limitrange"
+	"k8s.io/kubernetes/pkg/registry/core/namespace"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolume"
 	"k8s.io/kubernetes/pkg/registry/core/persistentvolumeclaim"
 	"k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/pkg/registry/core/replicationcontroller"
+	"k8s.io/kubernetes/pkg/registry/core/resourcequota"
 	"k8s.io/kubernetes/pkg/registry/core/secret"
 	"k8s.io/kubernetes/pkg/registry/core/service"
+	"k8s.io/kubernetes/pkg/registry/networking/ingress"
+	"k8s.io/kubernetes/pkg/registry/networking/ingressclass"
+	"k8s.io/kubernetes/pkg/registry/networking/networkpolicy"
+	"k8s.io/kubernetes/pkg/registry/policy/poddisruptionbudget"
+	"k8s.io/kubernetes/pkg/registry/rbac/clusterrole"
 	"k8s.io/kubernetes/pkg/registry/rbac/clusterrolebinding"
+	"k8s.io/kubernetes/pkg/registry/rbac/role"
 	"k8s.io/kubernetes/pkg/registry/rbac/rolebinding"
 	"k8s.io/kubernetes/pkg/registry/scheduling/priorityclass"
+	"k8s.io/kubernetes/pkg/registry/storage/csidriver"
 	"k8s.io/kubernetes/pkg/registry/storage/storageclass"
 
 	"github.com/krender/krender/lint/fieldcheck"
@@ -85,12 +102,29 @@ var strategies = map[schema.GroupKind]strategy{
 	{Kind: "ReplicationController"}: {replicationcontroller.Strategy, func(o runtime.Object) any {
 		return o.(*api.ReplicationController).Spec.Template
 	}},
+	{Kind: "Namespace"}:     {namespace.Strategy, nil},
+	{Kind: "ResourceQuota"}: {resourcequota.Strategy, nil},
+	{Kind: "LimitRange"}:    {limitrange.Strategy, nil},
 	// A binding's roleRef, a StorageClass's provisioner and parameters, a
-	// PriorityClass's value: immutable, and kubectl apply fails on them.
+	// PriorityClass's value, an IngressClass's controller, a CSIDriver's
+	// attachRequired: immutable, and kubectl apply fails on them.
 	{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}:        {rolebinding.Strategy, nil},
 	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRoleBinding"}: {clusterrolebinding.Strategy, nil},
+	{Group: "rbac.authorization.k8s.io", Kind: "Role"}:               {role.Strategy, nil},
+	{Group: "rbac.authorization.k8s.io", Kind: "ClusterRole"}:        {clusterrole.Strategy, nil},
 	{Group: "storage.k8s.io", Kind: "StorageClass"}:                  {storageclass.Strategy, nil},
+	{Group: "storage.k8s.io", Kind: "CSIDriver"}:                     {csidriver.Strategy, nil},
 	{Group: "scheduling.k8s.io", Kind: "PriorityClass"}:              {priorityclass.Strategy, nil},
+	// The rest of what a chart commonly ships: refused where the API
+	// server validates (an Ingress path with no pathType, a budget with
+	// both minAvailable and maxUnavailable, a webhook with no sideEffects).
+	{Group: "networking.k8s.io", Kind: "Ingress"}:                                   {ingress.Strategy, nil},
+	{Group: "networking.k8s.io", Kind: "IngressClass"}:                              {ingressclass.Strategy, nil},
+	{Group: "networking.k8s.io", Kind: "NetworkPolicy"}:                             {networkpolicy.Strategy, nil},
+	{Group: "policy", Kind: "PodDisruptionBudget"}:                                  {poddisruptionbudget.Strategy, nil},
+	{Group: "autoscaling", Kind: "HorizontalPodAutoscaler"}:                         {horizontalpodautoscaler.Strategy, nil},
+	{Group: "admissionregistration.k8s.io", Kind: "ValidatingWebhookConfiguration"}: {validatingwebhookconfiguration.Strategy, nil},
+	{Group: "admissionregistration.k8s.io", Kind: "MutatingWebhookConfiguration"}:   {mutatingwebhookconfiguration.Strategy, nil},
 }
 
 // Update judges new applied over old as the API server does: each is

@@ -75,6 +75,31 @@ func TestUpdateAsTheAPIServerStores(t *testing.T) {
 }
 
 // TestUpdateRefusals: the API server's update validation, kind by kind.
+// Objects of the kinds judged by the registry alone, as a chart ships them.
+const (
+	ingressClass = "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: public}\nspec: {controller: k8s.io/ingress-nginx}\n"
+	csiDriver    = "apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: {name: ebs.csi.aws.com}\nspec: {attachRequired: true, podInfoOnMount: false}\n"
+	ingressShop  = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web, namespace: shop}
+spec:
+  ingressClassName: public
+  rules:
+    - host: shop.example.com
+      http:
+        paths:
+          - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+`
+	budget      = "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web, namespace: shop}\nspec: {minAvailable: 1, selector: {matchLabels: {app: web}}}\n"
+	autoscaler  = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, namespace: shop}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: 10\n  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}}]\n"
+	readerRole  = "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: reader, namespace: shop}\nrules: [{apiGroups: [\"\"], resources: [configmaps], verbs: [get, list]}]\n"
+	webhook     = "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: policy}\nwebhooks:\n  - name: validate.policy.example.com\n    clientConfig: {service: {name: policy, namespace: shop, path: /validate}}\n    rules: [{apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods]}]\n    sideEffects: None\n    admissionReviewVersions: [v1]\n    timeoutSeconds: 5\n"
+	netpol      = "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: web, namespace: shop}\nspec:\n  podSelector: {matchLabels: {app: web}}\n  ingress: [{ports: [{port: 8080}]}]\n"
+	namespaceNS = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop, labels: {team: a}}\n"
+	quota       = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: shop}\nspec: {hard: {pods: \"10\"}}\n"
+	limits      = "apiVersion: v1\nkind: LimitRange\nmetadata: {name: l, namespace: shop}\nspec: {limits: [{type: Container, default: {memory: 256Mi}}]}\n"
+)
+
 func TestUpdateRefusals(t *testing.T) {
 	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: shop}\nimmutable: true\ndata: {k: V}\n"
 	sts := `apiVersion: apps/v1
@@ -103,6 +128,13 @@ spec:
 		{"PriorityClass value", pc, strings.Replace(pc, "value: 1000", "value: 2000", 1), "value", "may not be changed in an update"},
 		{"StatefulSet storage", sts, strings.Replace(sts, "storage: 1Gi", "storage: 2Gi", 1), "spec", "Forbidden"},
 		{"Job template", job, strings.Replace(job, "migrate:5", "migrate:6", 1), "spec.template", "field is immutable"},
+		{"IngressClass controller", ingressClass, strings.Replace(ingressClass, "k8s.io/ingress-nginx", "traefik.io/ingress-controller", 1), "spec.controller", "field is immutable"},
+		{"CSIDriver attachRequired", csiDriver, strings.Replace(csiDriver, "attachRequired: true", "attachRequired: false", 1), "spec.attachedRequired", "field is immutable"},
+		{"an Ingress path with no pathType", ingressShop, ingressShop + "          - {path: /api, backend: {service: {name: api, port: {number: 80}}}}\n", "spec.rules[0].http.paths[1].pathType", "Required value"},
+		{"a budget with both bounds", budget, strings.Replace(budget, "minAvailable: 1,", "minAvailable: 1, maxUnavailable: 1,", 1), "spec", "minAvailable and maxUnavailable cannot be both set"},
+		{"an autoscaler's bounds crossed", autoscaler, strings.Replace(autoscaler, "maxReplicas: 10", "maxReplicas: 1", 1), "spec.maxReplicas", "must be greater than or equal to `minReplicas`"},
+		{"a Role's rule with no verbs", readerRole, strings.Replace(readerRole, ", verbs: [get, list]", "", 1), "rules[0].verbs", "Required value"},
+		{"a webhook with no sideEffects", webhook, strings.Replace(webhook, "    sideEffects: None\n", "", 1), "webhooks[0].sideEffects", "Required value"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u, err := APIServer{}.Update(object(t, c.old), object(t, c.new))
@@ -129,6 +161,16 @@ func TestUpdateAcceptsWhatMayChange(t *testing.T) {
 		{"RoleBinding subjects", rb, strings.Replace(rb, "name: ci, namespace: shop}]", "name: ci, namespace: shop}, {kind: ServiceAccount, name: deploy, namespace: shop}]", 1)},
 		{"StorageClass expansion", sc, strings.Replace(sc, "allowVolumeExpansion: false", "allowVolumeExpansion: true", 1)},
 		{"PriorityClass description", pc, strings.Replace(pc, "description: batch", "description: nightly batch", 1)},
+		{"CSIDriver podInfoOnMount", csiDriver, strings.Replace(csiDriver, "podInfoOnMount: false", "podInfoOnMount: true", 1)},
+		{"an Ingress's backend", ingressShop, strings.Replace(ingressShop, "number: 80", "number: 8080", 1)},
+		{"a budget's bound", budget, strings.Replace(budget, "minAvailable: 1", "minAvailable: 2", 1)},
+		{"an autoscaler's maximum", autoscaler, strings.Replace(autoscaler, "maxReplicas: 10", "maxReplicas: 20", 1)},
+		{"a Role's verbs", readerRole, strings.Replace(readerRole, "verbs: [get, list]", "verbs: [get, list, watch]", 1)},
+		{"a webhook's timeout", webhook, strings.Replace(webhook, "timeoutSeconds: 5", "timeoutSeconds: 10", 1)},
+		{"a NetworkPolicy's port", netpol, strings.Replace(netpol, "port: 8080", "port: 9090", 1)},
+		{"a Namespace's labels", namespaceNS, strings.Replace(namespaceNS, "team: a", "team: b", 1)},
+		{"a quota", quota, strings.Replace(quota, `"10"`, `"20"`, 1)},
+		{"a LimitRange's default", limits, strings.Replace(limits, "256Mi", "512Mi", 1)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.old == c.new {
@@ -329,7 +371,22 @@ func TestCreate(t *testing.T) {
 		{"an unknown field", strings.Replace(web, "          env:", "          imagePullPolcy: Always\n          env:", 1), "",
 			`Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolcy"`},
 		{"YAML kubectl cannot read", strings.Replace(headless, "selector: {app: db}", "selector: {app: {{cell}}}", 1), "", `kubectl cannot send it: error converting YAML to JSON: yaml: invalid map key: map[interface {}]interface {}{"cell":""}`},
-		{"YAML kubectl cannot read, of a kind judged no further", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: {{name}}, namespace: shop}\n", "", "kubectl cannot send it"},
+		{"YAML kubectl cannot read, of a kind judged no further", "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: {{name}}, namespace: shop}\n", "", "kubectl cannot send it"},
+		{"an Ingress", ingressShop, "", ""},
+		{"an Ingress path with no pathType", strings.Replace(ingressShop, "pathType: Prefix, ", "", 1), "spec.rules[0].http.paths[0].pathType", "Required value"},
+		{"a webhook", webhook, "", ""},
+		{"a webhook that names no review versions", strings.Replace(webhook, "    admissionReviewVersions: [v1]\n", "", 1), "webhooks[0].admissionReviewVersions", "Required value"},
+		{"a NetworkPolicy", netpol, "", ""},
+		{"a NetworkPolicy's port out of range", strings.Replace(netpol, "port: 8080", "port: 80800", 1), "spec.ingress[0].ports[0].port", "must be between 1 and 65535"},
+		{"a budget", budget, "", ""},
+		{"an autoscaler", autoscaler, "", ""},
+		{"a Role", readerRole, "", ""},
+		{"a Namespace", namespaceNS, "", ""},
+		{"a quota", quota, "", ""},
+		{"a LimitRange", limits, "", ""},
+		{"an IngressClass", ingressClass, "", ""},
+		{"a CSIDriver", csiDriver, "", ""},
+		{"a Namespace named as no DNS label", strings.Replace(namespaceNS, "name: shop", "name: Shop_A", 1), "metadata.name", "a lowercase RFC 1123 label"},
 		{"a ReplicationController with no selector nor labels", "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc, namespace: shop}\nspec:\n  template:\n    spec: {containers: [{name: c, image: \"a:1\"}]}\n", "spec.selector", "Required value"},
 		{"a PersistentVolume's unknown field", "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv}\nspec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /data, kind: x}}\n", "",
 			`strict decoding error: unknown field "spec.hostPath.kind"`},
