@@ -43,6 +43,9 @@ type diffVariant struct {
 	// added: the objects of want are the head's alone; the cluster's
 	// verdict is added, or refused.
 	added bool
+	// clusterScoped: the objects of want are in no namespace (each
+	// variant names its own).
+	clusterScoped bool
 }
 
 const diffDeployment = `apiVersion: apps/v1
@@ -221,6 +224,72 @@ spec:
   resources: {requests: {storage: 1Gi}}
 `
 
+const diffIngress = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec:
+  rules:
+    - host: shop.example.com
+      http:
+        paths:
+          - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+`
+
+const diffBudget = `apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec: {minAvailable: 1, selector: {matchLabels: {app: web}}}
+`
+
+const diffAutoscaler = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}}]
+`
+
+const diffRole = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader, namespace: "${NAMESPACE}"}
+rules: [{apiGroups: [""], resources: [configmaps], verbs: [get, list]}]
+`
+
+const diffNetworkPolicy = `apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: web, namespace: "${NAMESPACE}"}
+spec:
+  podSelector: {matchLabels: {app: web}}
+  ingress: [{ports: [{port: 8080}]}]
+`
+
+// diffIngressClass and diffWebhook are cluster-scoped: each variant
+// names its own. The webhook intercepts a resource no API serves, so it
+// never stands in another variant's way.
+func diffIngressClass(name string) string {
+	return `apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata: {name: ` + name + `}
+spec: {controller: k8s.io/ingress-nginx}
+`
+}
+
+func diffWebhook(name string) string {
+	return `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: ` + name + `}
+webhooks:
+  - name: validate.example.com
+    clientConfig: {url: "https://policy.example.com/validate"}
+    rules: [{apiGroups: [example.invalid], apiVersions: [v1], operations: [CREATE], resources: [widgets]}]
+    failurePolicy: Ignore
+    sideEffects: None
+    admissionReviewVersions: [v1]
+`
+}
+
 func swap(s, old, new string) string {
 	if !strings.Contains(s, old) {
 		panic(fmt.Sprintf("%q not in the template", old))
@@ -279,6 +348,18 @@ var diffVariants = []diffVariant{
 	{name: "added-selector", added: true, base: diffService, head: diffService + "---\n" + swap(diffDeployment, "    metadata: {labels: {app: web}}", "    metadata: {labels: {app: webb}}"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "added-unknown-field", added: true, base: diffService, head: diffService + "---\n" + swap(diffDeployment, "          env:", "          imagePullPolcy: Always\n          env:"), want: map[string]string{"Deployment/web": diff.Refused}},
 	{name: "added-port", added: true, base: diffService, head: diffService + "---\n" + swap(diffDeployment, "{containerPort: 8080}", "{containerPort: 80800}"), want: map[string]string{"Deployment/web": diff.Refused}},
+	{name: "ingress-backend", base: diffIngress, head: swap(diffIngress, "number: 80", "number: 8080"), want: map[string]string{"Ingress/web": diff.None}},
+	{name: "ingress-path-type", base: diffIngress, head: diffIngress + "          - {path: /api, backend: {service: {name: api, port: {number: 80}}}}\n", want: map[string]string{"Ingress/web": diff.Refused}},
+	{name: "added-ingress-path-type", added: true, base: diffService, head: diffService + "---\n" + swap(diffIngress, "pathType: Prefix, ", ""), want: map[string]string{"Ingress/web": diff.Refused}},
+	{name: "budget-both-bounds", base: diffBudget, head: swap(diffBudget, "minAvailable: 1,", "minAvailable: 1, maxUnavailable: 1,"), want: map[string]string{"PodDisruptionBudget/web": diff.Refused}},
+	{name: "autoscaler-bounds", base: diffAutoscaler, head: swap(diffAutoscaler, "maxReplicas: 10", "maxReplicas: 1"), want: map[string]string{"HorizontalPodAutoscaler/web": diff.Refused}},
+	{name: "autoscaler-maximum", base: diffAutoscaler, head: swap(diffAutoscaler, "maxReplicas: 10", "maxReplicas: 20"), want: map[string]string{"HorizontalPodAutoscaler/web": diff.None}},
+	{name: "role-without-verbs", base: diffRole, head: swap(diffRole, ", verbs: [get, list]", ""), want: map[string]string{"Role/reader": diff.Refused}},
+	{name: "added-network-policy-port", added: true, base: diffService, head: diffService + "---\n" + swap(diffNetworkPolicy, "port: 8080", "port: 80800"), want: map[string]string{"NetworkPolicy/web": diff.Refused}},
+	{name: "ingress-class-controller", clusterScoped: true, base: diffIngressClass("krender-diff-class"), head: swap(diffIngressClass("krender-diff-class"), "k8s.io/ingress-nginx", "traefik.io/ingress-controller"),
+		want: map[string]string{"IngressClass/krender-diff-class": diff.Refused}},
+	{name: "webhook-side-effects", clusterScoped: true, base: diffWebhook("krender-diff-webhook"), head: swap(diffWebhook("krender-diff-webhook"), "    sideEffects: None\n", ""),
+		want: map[string]string{"ValidatingWebhookConfiguration/krender-diff-webhook": diff.Refused}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }
 
@@ -352,7 +433,7 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 			cluster = before[key].verdict(readState(t, w, false))
 		}
 		krender, named := diff.None, w.ns
-		if v.noNamespace {
+		if v.noNamespace || v.clusterScoped {
 			named = ""
 		}
 		for _, c := range res.Changes {
