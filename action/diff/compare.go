@@ -616,9 +616,11 @@ func (u *unit) created(c *Change, o *object) error {
 
 // create is the API server's refusal of creating o (an added object, a
 // hashed object's new version), which needs its code (krender-check); a
-// custom resource is not judged.
+// custom resource is judged by the head's CRD files, where they define it.
 func (u *unit) create(o *object) ([]verdict.Problem, error) {
 	switch {
+	case verdict.IsCustom(o.o) && u.crds.head != nil:
+		return u.crds.head.Create(o.o, o.namespace)
 	case verdict.IsCustom(o.o):
 		return nil, nil
 	case u.v == nil:

@@ -3,6 +3,7 @@ package crd
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
@@ -20,6 +21,44 @@ import (
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
 )
+
+// Create is what the API server says of creating o, a custom resource, as
+// `kubectl apply` creates it (strict field validation): the CRD files'
+// definition of its kind judges it as check does (Validate), in the API
+// server's words. Nothing is refused where no CRD file defines the kind,
+// and a deprecated version is a warning, not a refusal.
+func (c *Catalog) Create(o *manifest.Object, namespace string) ([]verdict.Problem, error) {
+	d := c.files[schema.GroupKind{Group: o.Group(), Kind: o.Kind()}]
+	if d == nil {
+		return nil, nil
+	}
+	ps, err := c.Validate(d, o, namespace)
+	if err != nil {
+		return nil, err
+	}
+	gv, _ := schema.ParseGroupVersion(o.APIVersion())
+	prefix := ""
+	if ver := d.versions[gv.Version]; ver != nil {
+		prefix = d.what(o, ver) + ": "
+	}
+	var out []verdict.Problem
+	var unknown []string
+	for _, p := range ps {
+		switch p.Kind {
+		case Deprecated:
+		case UnknownField:
+			unknown = append(unknown, fmt.Sprintf("unknown field %q", p.Path))
+		default:
+			p.Msg = strings.TrimPrefix(strings.TrimPrefix(p.Msg, prefix), p.Path+": ")
+			out = append(out, p)
+		}
+	}
+	if len(unknown) > 0 { // the decoder refuses the body: nothing is validated
+		return []verdict.Problem{{Kind: UnknownField, Msg: fmt.Sprintf("%s in version %q cannot be handled as a %s: strict decoding error: %s",
+			o.Kind(), gv.Version, o.Kind(), strings.Join(unknown, ", "))}}, nil
+	}
+	return out, nil
+}
 
 // Update is what the API server says of new, a custom resource, applied
 // over old, the same one as stored: the CRD found for its kind (in the

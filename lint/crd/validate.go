@@ -69,7 +69,7 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 		add(Invalid, "apiVersion", fmt.Sprintf("%s %s is not served: CustomResourceDefinition %s serves %s", o.APIVersion(), o.Kind(), d.Name, strings.Join(d.served(), ", ")))
 		return out, nil
 	}
-	what := fmt.Sprintf("%s %s (CustomResourceDefinition %s, version %s)", o.APIVersion(), o.Kind(), d.Name, ver.name)
+	what := d.what(o, ver)
 	if ver.deprecated {
 		add(Deprecated, "apiVersion", fmt.Sprintf("the API server warns: %s", d.deprecation(ver)))
 	}
@@ -101,6 +101,11 @@ func (d *Definition) Validate(o *manifest.Object, namespace string) (_ []Problem
 		add(Invalid, e.Field, fmt.Sprintf("%s: %s", what, e.Error()))
 	}
 	return out, nil
+}
+
+// what names o's kind and d's version of it, as check's messages begin.
+func (d *Definition) what(o *manifest.Object, ver *version) string {
+	return fmt.Sprintf("%s %s (CustomResourceDefinition %s, version %s)", o.APIVersion(), o.Kind(), d.Name, ver.name)
 }
 
 // locate is the node a problem at path is about: the key of the field, or

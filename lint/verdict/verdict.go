@@ -110,6 +110,10 @@ type CRDs interface {
 	// old was created under (nil: the same): old is stored by base's
 	// definition and read back by this one's.
 	Update(base CRDs, old, new *manifest.Object, namespace string) (Update, error)
+	// Create judges o, a custom resource, created as the API server does
+	// with the CRD files' definition of its kind: its refusals, none
+	// where the files do not define the kind.
+	Create(o *manifest.Object, namespace string) ([]Problem, error)
 }
 
 // Update is what the API server does when new, the same object as old, is
