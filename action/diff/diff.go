@@ -142,6 +142,34 @@ func (d *Diff) loadBoth(profile string) (head, base *side, err error) {
 	return head, base, err
 }
 
+// lendCRDs gives the base the head's CRDs of the kinds its own CRD files
+// do not define: such a kind is judged with the head's CRD on both sides,
+// and rendered so, or a custom resource that names no namespace would get
+// the profile's at the head only and read as removed and added.
+func lendCRDs(base, head *side) {
+	if base.in == nil || head.in == nil {
+		return
+	}
+	defined := map[[2]string]bool{}
+	for _, o := range base.in.CRDs {
+		defined[definedKind(o)] = true
+	}
+	for _, o := range head.in.CRDs {
+		if k := definedKind(o); k != [2]string{} && !defined[k] {
+			base.in.CRDs = append(base.in.CRDs, o)
+		}
+	}
+}
+
+// definedKind is the group and kind a CRD object defines; zero for any
+// other object.
+func definedKind(o *manifest.Object) [2]string {
+	if o.Kind() != "CustomResourceDefinition" || o.Group() != "apiextensions.k8s.io" {
+		return [2]string{}
+	}
+	return [2]string{manifest.ScalarAt(o.Node, "spec", "group"), manifest.ScalarAt(o.Node, "spec", "names", "kind")}
+}
+
 // held are the paths fsys holds: a --crds path the base does not hold is a
 // CRD the change adds, and the base has none there.
 func held(fsys filesys.Reader, paths []string) []string {
@@ -169,6 +197,7 @@ func (d *Diff) profile(ctx context.Context, profile string) ([]Change, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
+	lendCRDs(base, head)
 	pair := newPairing(profile, tenants, d, base, head)
 	if pair.crds.head, err = d.crds(head); err != nil {
 		return nil, 0, err
