@@ -33,6 +33,30 @@ var checks = map[string]func(*ctx){
 	ruleid.RuntimeVarShadowed: runtimeVarShadowed,
 	ruleid.InotifyReload:      inotifyReload,
 	ruleid.HostsRaceFree:      hostsRaceFree,
+	ruleid.DuplicateObject:    duplicateObject,
+}
+
+// duplicateObject reports a second object of one kind, namespace and name
+// in a tenant: kubectl apply applies each in turn, so the cluster keeps
+// the last and the first only rolls pods on its way, and a reader of the
+// manifests cannot tell which one is meant (kustomize refuses it; render
+// -o refuses the second file).
+func duplicateObject(c *ctx) {
+	first := map[[4]string]*manifest.Object{}
+	for _, o := range c.set.Objects {
+		if o.Name() == "" {
+			continue
+		}
+		key := [4]string{o.Group(), o.Kind(), c.set.NamespaceOf(o), o.Name()}
+		prev, dup := first[key]
+		if !dup {
+			first[key] = o
+			continue
+		}
+		c.report(o, manifest.Value(manifest.Value(o.Node, "metadata"), "name"), filepos.Err,
+			fmt.Sprintf("%s %q is rendered twice in this tenant (first at %s): kubectl apply applies each in turn and the cluster keeps the last", o.Kind(), o.Name(), prev.Pos(prev.Node)),
+			"keep one of them, or give each its own name")
+	}
 }
 
 // unresolvedVar reports each undefined reference once per object: a

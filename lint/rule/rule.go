@@ -94,6 +94,8 @@ var table = []Rule{
 	{ID: ruleid.SecretOutsideData, Severity: filepos.Warning,
 		Summary: "render --redact: a --set-env/--set-file value outside a Secret's data, written as a digest",
 		Fix:     "move the value into a Secret's data and reference it (secretKeyRef, a volume)"},
+	{ID: ruleid.DuplicateObject, Severity: filepos.Err,
+		Summary: "a second object of one kind, namespace and name in a tenant: kubectl apply applies each in turn and the cluster keeps the last (render -o refuses it)"},
 }
 
 // Finding is one problem a rule found, in the template's coordinates. It

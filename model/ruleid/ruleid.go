@@ -26,6 +26,7 @@ const (
 	RuntimeVarShadowed = "runtime-var-shadowed"
 	InotifyReload      = "inotify-reload"
 	HostsRaceFree      = "hosts-race-free"
+	DuplicateObject    = "duplicate-object"
 )
 
 // The render stages' notes: render prints them, check counts them.
