@@ -412,7 +412,7 @@ func pairUp(base, head []*object) []pair {
 	var pairs []pair
 	for _, o := range head {
 		if headBy[o.key()] != o {
-			continue // a second object of one key: the first is compared
+			continue // one of two objects of a key: the last is compared (index)
 		}
 		old := baseBy[o.key()]
 		if old != nil && same(old, o) {
@@ -447,12 +447,12 @@ func (u *unit) renames(pairs []pair) error {
 	return nil
 }
 
+// index is each key's object; of two objects of one key (check's
+// duplicate-object), the last, which kubectl apply leaves in the cluster.
 func index(objs []*object) map[string]*object {
 	m := make(map[string]*object, len(objs))
 	for _, o := range objs {
-		if _, dup := m[o.key()]; !dup {
-			m[o.key()] = o
-		}
+		m[o.key()] = o
 	}
 	return m
 }
