@@ -360,6 +360,7 @@ var diffVariants = []diffVariant{
 		want: map[string]string{"IngressClass/krender-diff-class": diff.Refused}},
 	{name: "webhook-side-effects", clusterScoped: true, base: diffWebhook("krender-diff-webhook"), head: swap(diffWebhook("krender-diff-webhook"), "    sideEffects: None\n", ""),
 		want: map[string]string{"ValidatingWebhookConfiguration/krender-diff-webhook": diff.Refused}},
+	{name: "added-removed-api", added: true, base: diffService, head: diffService + "---\n" + swap(diffBudget, "policy/v1", "policy/v1beta1"), want: map[string]string{"PodDisruptionBudget/web": diff.Refused}},
 	{name: "written-twice", base: diffDeployment, head: diffDeployment + "---\n" + swap(diffDeployment, "web:2.4.1", "web:2.5.0"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }

@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/krender/krender/kube/lifecycle"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
 	"github.com/krender/krender/model/workload"
@@ -371,8 +372,9 @@ func names(l []any) []string {
 // unit is one tenant's comparison.
 type unit struct {
 	v            verdict.Validator
-	crds         crdSides // the CRD files' definitions of each side
-	diffs        bool     // Change.Diff wanted
+	crds         crdSides          // the CRD files' definitions of each side
+	kube         lifecycle.Version // the head profile's kubeVersion; zero: none
+	diffs        bool              // Change.Diff wanted
 	profile      string
 	base, head   *unitObjects
 	renamed      map[string][]string // a hashed object's base name → why it changed
@@ -383,8 +385,8 @@ type unit struct {
 
 // compareUnit compares one tenant's two renders (an empty one where the
 // tenant is on one side only).
-func compareUnit(d *Diff, crds crdSides, profile string, base, head *unitObjects) ([]Change, error) {
-	u := &unit{v: d.Validator, diffs: d.Diffs, crds: crds, profile: profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
+func compareUnit(p *pairing, base, head *unitObjects) ([]Change, error) {
+	u := &unit{v: p.d.Validator, diffs: p.d.Diffs, crds: p.crds, kube: p.kube, profile: p.profile, base: base, head: head, renamed: map[string][]string{}, renamedTo: map[string]string{}}
 	u.secrets()
 	u.variables()
 	pairs := pairUp(base.objects, head.objects)
@@ -520,6 +522,10 @@ func (u *unit) change(old, new *object) (Change, error) {
 	switch {
 	case old == nil:
 		c.Change, c.Reasons = Added, []string{"new in the head"}
+		if refused := u.unserved(new); refused != nil {
+			refusedOn(&c, refused)
+			return c, nil
+		}
 		return c, u.created(&c, new)
 	case new == nil:
 		c.Change, c.Reasons = Removed, []string{"not in the head: kubectl apply leaves it in the cluster"}
@@ -545,9 +551,12 @@ func (u *unit) modified(c *Change, old, new *object) error {
 	}
 	tpl := workload.TemplatePath(new.kind, new.group)
 	isWorkload := tpl != nil && new.kind != "PodTemplate"
-	up, err := u.judge(old, new, ls)
-	if err != nil {
-		return err
+	up := verdict.Update{Refused: u.unserved(new)}
+	if up.Refused == nil {
+		var err error
+		if up, err = u.judge(old, new, ls); err != nil {
+			return err
+		}
 	}
 	tplChanged := false
 	var tplLeaves []leaf
@@ -595,6 +604,43 @@ func verdictOn(c *Change, up verdict.Update, written bool) (changed bool) {
 	refusedOn(c, up.Refused)
 	c.Reasons = dedupe(c.Reasons)
 	return changed
+}
+
+// unserved is kubectl's refusal of o where the cluster's release serves
+// no such API (removed, or not there yet): it finds no mapping for the
+// kind and sends nothing. The release is the head profile's kubeVersion,
+// else the one whose API server code judges the rest (lifecycle.Latest).
+// An API a release has but does not serve by default is no refusal: the
+// cluster may enable it.
+func (u *unit) unserved(o *object) []verdict.Problem {
+	st, ok := lifecycle.Lookup(o.o.APIVersion(), o.kind)
+	if !ok {
+		return nil
+	}
+	kv, release := u.kube, "kubeVersion "+u.kube.String()
+	if kv.IsZero() {
+		kv = lifecycle.Latest()
+		release = "judged as Kubernetes " + kv.String() + ", the profile sets no kubeVersion"
+	}
+	var why string
+	switch {
+	case st.RemovedBy(kv):
+		why = "removed in Kubernetes " + st.Removed.String()
+	case st.NotYetIn(kv):
+		why = "served from Kubernetes " + st.Introduced.String()
+	default:
+		return nil
+	}
+	if r, _, ok := st.ReplacementAt(kv); ok {
+		why += ", use " + r.String()
+		if r.Kind == st.Kind {
+			why = strings.TrimSuffix(why, " "+r.Kind)
+		}
+		if rs, known := lifecycle.Lookup(r.APIVersion, r.Kind); known && !rs.OnByDefault() {
+			why += " where the cluster enables it"
+		}
+	}
+	return []verdict.Problem{{Kind: verdict.Invalid, Msg: fmt.Sprintf("no matches for kind %q in version %q (%s; %s)", o.kind, o.o.APIVersion(), why, release)}}
 }
 
 // refusedOn marks c refused for the API server's problems, quoting each.

@@ -20,6 +20,7 @@ import (
 	"github.com/krender/krender/files/loadroot"
 	"github.com/krender/krender/files/userfs"
 	"github.com/krender/krender/internal/suggest"
+	"github.com/krender/krender/kube/lifecycle"
 	"github.com/krender/krender/lint/check"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
@@ -419,7 +420,8 @@ type pairing struct {
 	// crds are each side's CRD files' definitions, for custom resources'
 	// updates.
 	crds    crdSides
-	changes [][]Change // by tenant order
+	kube    lifecycle.Version // the head profile's kubeVersion
+	changes [][]Change        // by tenant order
 }
 
 func newPairing(profile string, tenants []string, d *Diff, base, head *side) *pairing {
@@ -427,6 +429,9 @@ func newPairing(profile string, tenants []string, d *Diff, base, head *side) *pa
 	p.cond = sync.NewCond(&p.mu)
 	for i, t := range tenants {
 		p.order[t] = i
+	}
+	if head.in != nil {
+		p.kube = head.in.Profile.KubeVersion.Version
 	}
 	for i, s := range []*side{base, head} {
 		p.on[i] = map[string]bool{}
@@ -483,7 +488,7 @@ func (p *pairing) compare(sideIndex int, u, other *unitObjects) error {
 	if sideIndex == 0 {
 		base, head = u, other
 	}
-	changes, err := compareUnit(p.d, p.crds, p.profile, base, head)
+	changes, err := compareUnit(p, base, head)
 	if err != nil {
 		return &compareError{err}
 	}
