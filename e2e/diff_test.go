@@ -46,6 +46,10 @@ type diffVariant struct {
 	// clusterScoped: the objects of want are in no namespace (each
 	// variant names its own).
 	clusterScoped bool
+	// crd is a CustomResourceDefinition both sides give krender diff
+	// (--crds) and the cluster serves before the base is applied; each
+	// variant defines a kind of its own.
+	crd string
 }
 
 const diffDeployment = `apiVersion: apps/v1
@@ -290,6 +294,38 @@ webhooks:
 `
 }
 
+// diffCRD defines kind in the group diff.krender.test: a required engine
+// of three, and replicas of at least one.
+func diffCRD(kind string) string {
+	plural := strings.ToLower(kind) + "s"
+	return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: ` + plural + `.diff.krender.test}
+spec:
+  group: diff.krender.test
+  names: {kind: ` + kind + `, plural: ` + plural + `}
+  scope: Namespaced
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec:
+              type: object
+              required: [engine]
+              properties:
+                engine: {type: string, enum: [postgres, mysql, valkey]}
+                replicas: {type: integer, minimum: 1}
+`
+}
+
+func diffCustom(kind, spec string) string {
+	return "apiVersion: diff.krender.test/v1\nkind: " + kind + "\nmetadata: {name: orders, namespace: \"${NAMESPACE}\"}\nspec: " + spec + "\n"
+}
+
 func swap(s, old, new string) string {
 	if !strings.Contains(s, old) {
 		panic(fmt.Sprintf("%q not in the template", old))
@@ -361,6 +397,12 @@ var diffVariants = []diffVariant{
 	{name: "webhook-side-effects", clusterScoped: true, base: diffWebhook("krender-diff-webhook"), head: swap(diffWebhook("krender-diff-webhook"), "    sideEffects: None\n", ""),
 		want: map[string]string{"ValidatingWebhookConfiguration/krender-diff-webhook": diff.Refused}},
 	{name: "added-removed-api", added: true, base: diffService, head: diffService + "---\n" + swap(diffBudget, "policy/v1", "policy/v1beta1"), want: map[string]string{"PodDisruptionBudget/web": diff.Refused}},
+	{name: "added-custom", added: true, crd: diffCRD("Ledger"), base: diffService, head: diffService + "---\n" + diffCustom("Ledger", "{engine: postgres, replicas: 2}"),
+		want: map[string]string{"Ledger/orders": diff.Added}},
+	{name: "added-custom-invalid", added: true, crd: diffCRD("Journal"), base: diffService, head: diffService + "---\n" + diffCustom("Journal", "{replicas: 0}"),
+		want: map[string]string{"Journal/orders": diff.Refused}},
+	{name: "added-custom-unknown-field", added: true, crd: diffCRD("Archive"), base: diffService, head: diffService + "---\n" + diffCustom("Archive", "{engine: mysql, replica: 2}"),
+		want: map[string]string{"Archive/orders": diff.Refused}},
 	{name: "written-twice", base: diffDeployment, head: diffDeployment + "---\n" + swap(diffDeployment, "web:2.4.1", "web:2.5.0"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }
@@ -403,8 +445,13 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 	}
 	base, head := filesys.Dir(filepath.Join(dir, "base")), filesys.Dir(filepath.Join(dir, "head"))
 	opts := action.Options{Profile: "profile.yaml", Paths: []string{"templates"}}
+	diffOpts := action.Options{Paths: []string{"templates"}}
+	if v.crd != "" {
+		serveCRD(t, dir, v.crd)
+		diffOpts.CRDs = []string{"crds"}
+	}
 
-	d := &diff.Diff{Options: action.Options{Paths: []string{"templates"}}, Profiles: []string{"profile.yaml"},
+	d := &diff.Diff{Options: diffOpts, Profiles: []string{"profile.yaml"},
 		Head: head, Base: base, BaseName: "base", Validator: validator.APIServer{}}
 	res, err := d.Run(context.Background())
 	if err != nil {
@@ -450,6 +497,17 @@ func runDiffVariant(t *testing.T, v diffVariant) {
 	if n := checkKept(t, res.Changes); n != v.kept {
 		t.Errorf("krender diff says the cluster keeps %d fields the head leaves out, the variant is meant to show %d", n, v.kept)
 	}
+}
+
+// serveCRD writes crd into both sides' crds/ and has the cluster serve it.
+func serveCRD(t *testing.T, dir, crd string) {
+	t.Helper()
+	for _, side := range []string{"base", "head"} {
+		writeFile(t, filepath.Join(dir, side, "crds", "crd.yaml"), crd)
+	}
+	file := filepath.Join(dir, "base", "crds", "crd.yaml")
+	kubectlOK(t, "", "apply", "-f", file)
+	kubectlOK(t, "", "wait", "--for=condition=Established", "--timeout=60s", "-f", file)
 }
 
 var keptReason = regexp.MustCompile(`^(\S+): left out; the cluster keeps (.+)$`)
