@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"go.yaml.in/yaml/v4"
+
+	"github.com/krender/krender/model/manifest"
 )
 
 // unifiedText is a unified diff of old and new. go-udiff, like the
@@ -69,4 +72,49 @@ func span(start, count int) string {
 		return strconv.Itoa(start)
 	}
 	return strconv.Itoa(start) + "," + strconv.Itoa(count)
+}
+
+// unified is the object's diff, base to head, every Secret's values
+// redacted.
+func unified(old, new *object) string {
+	text := func(o *object) string {
+		if o == nil {
+			return ""
+		}
+		obj := o.o
+		if isData(o) && o.kind == "Secret" {
+			obj = redacted(obj)
+		}
+		b, err := manifest.MarshalObject(obj)
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	name := "object"
+	if o := new; o != nil || old != nil {
+		if o == nil {
+			o = old
+		}
+		name = o.kind + "/" + o.name
+	}
+	return unifiedText("base/"+name, "head/"+name, text(old), text(new))
+}
+
+// redacted is a Secret with every value of data and stringData replaced,
+// and no comment: one beside a value often spells it out ("echo -n
+// mypassword | base64").
+func redacted(o *manifest.Object) *manifest.Object {
+	c := o.Clone()
+	manifest.Walk(c.Node, func(n *yaml.Node) { n.HeadComment, n.LineComment, n.FootComment = "", "", "" })
+	for k := range dataKeys {
+		m := manifest.Value(c.Node, k)
+		if m == nil {
+			continue
+		}
+		for i := 1; i < len(m.Content); i += 2 {
+			m.Content[i] = manifest.String("<redacted>")
+		}
+	}
+	return c
 }
