@@ -403,6 +403,8 @@ var diffVariants = []diffVariant{
 		want: map[string]string{"Journal/orders": diff.Refused}},
 	{name: "added-custom-unknown-field", added: true, crd: diffCRD("Archive"), base: diffService, head: diffService + "---\n" + diffCustom("Archive", "{engine: mysql, replica: 2}"),
 		want: map[string]string{"Archive/orders": diff.Refused}},
+	{name: "added-with-its-crd", added: true, base: diffService, head: diffService + "---\n" + diffCRD("Register") + "---\n" + diffCustom("Register", "{engine: postgres}"),
+		want: map[string]string{"Register/orders": diff.Refused}},
 	{name: "written-twice", base: diffDeployment, head: diffDeployment + "---\n" + swap(diffDeployment, "web:2.4.1", "web:2.5.0"), want: map[string]string{"Deployment/web": diff.Rolls}},
 	{name: "immutable-configmap", base: diffImmutable, head: swap(diffImmutable, "level: info", "level: debug"), want: map[string]string{"ConfigMap/flags": diff.Refused}},
 }

@@ -165,7 +165,7 @@ func lendCRDs(base, head *side) {
 // definedKind is the group and kind a CRD object defines; zero for any
 // other object.
 func definedKind(o *manifest.Object) [2]string {
-	if o.Kind() != "CustomResourceDefinition" || o.Group() != "apiextensions.k8s.io" {
+	if !verdict.IsDefinition(o) {
 		return [2]string{}
 	}
 	return [2]string{manifest.ScalarAt(o.Node, "spec", "group"), manifest.ScalarAt(o.Node, "spec", "names", "kind")}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/krender/krender/kube/lifecycle"
 	"github.com/krender/krender/lint/verdict"
 	"github.com/krender/krender/model/manifest"
@@ -23,6 +25,8 @@ type unit struct {
 	renamedTo    map[string]string   // base name → head name
 	secretValues []string
 	changedVars  []string
+	// newKinds are the kinds whose CRD the head adds in this tenant.
+	newKinds map[[2]string]bool
 }
 
 // compareUnit compares one tenant's two renders (an empty one where the
@@ -35,6 +39,7 @@ func compareUnit(p *pairing, base, head *unitObjects) ([]Change, error) {
 	if err := u.renames(pairs); err != nil {
 		return nil, err
 	}
+	u.addedKinds(pairs)
 	var out []Change
 	for _, p := range pairs {
 		c, err := u.change(p.old, p.new)
@@ -164,7 +169,7 @@ func (u *unit) change(old, new *object) (Change, error) {
 	switch {
 	case old == nil:
 		c.Change, c.Reasons = Added, []string{"new in the head"}
-		if refused := u.unserved(new); refused != nil {
+		if refused := append(u.unserved(new), u.unmapped(new)...); refused != nil {
 			refusedOn(&c, refused)
 			return c, nil
 		}
@@ -283,6 +288,36 @@ func (u *unit) unserved(o *object) []verdict.Problem {
 		}
 	}
 	return []verdict.Problem{{Kind: verdict.Invalid, Msg: fmt.Sprintf("no matches for kind %q in version %q (%s; %s)", o.kind, o.o.APIVersion(), why, release)}}
+}
+
+// addedKinds learns the kinds whose CRD the head adds (the cluster has
+// none before this apply), unless the base's CRD files define them.
+func (u *unit) addedKinds(pairs []pair) {
+	for _, p := range pairs {
+		if p.old != nil || p.new == nil || !verdict.IsDefinition(p.new.o) {
+			continue
+		}
+		k := definedKind(p.new.o)
+		if u.crds.base != nil {
+			if _, known := u.crds.base.Scope(schema.GroupKind{Group: k[0], Kind: k[1]}); known {
+				continue
+			}
+		}
+		if u.newKinds == nil {
+			u.newKinds = map[[2]string]bool{}
+		}
+		u.newKinds[k] = true
+	}
+}
+
+// unmapped is kubectl's refusal of o, a custom resource the head adds,
+// where the same apply creates its CRD: kubectl maps every object to its
+// API before it applies any, and finds none for o's kind yet.
+func (u *unit) unmapped(o *object) []verdict.Problem {
+	if !u.newKinds[[2]string{o.group, o.kind}] || !verdict.IsCustom(o.o) {
+		return nil
+	}
+	return []verdict.Problem{{Kind: verdict.Invalid, Msg: fmt.Sprintf("no matches for kind %q in version %q: its CustomResourceDefinition is new in this apply, and kubectl maps every object before it applies any (apply the CRD first; a second apply creates it)", o.kind, o.o.APIVersion())}}
 }
 
 // refusedOn marks c refused for the API server's problems, quoting each.
