@@ -160,11 +160,8 @@ func (u *unit) how(l leaf) string {
 }
 
 func (u *unit) fromTo(l leaf) string {
-	switch {
-	case l.old == nil:
-		return "added"
-	case l.new == nil:
-		return "removed"
+	if h := u.how(l); h != "changed" {
+		return h
 	}
 	a, b := u.quote(l.old), u.quote(l.new)
 	if a == "…" || b == "…" {
