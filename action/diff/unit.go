@@ -279,10 +279,11 @@ func (u *unit) unserved(o *object) []verdict.Problem {
 		return nil
 	}
 	if r, _, ok := st.ReplacementAt(kv); ok {
-		why += ", use " + r.String()
+		use := r.String()
 		if r.Kind == st.Kind {
-			why = strings.TrimSuffix(why, " "+r.Kind)
+			use = r.APIVersion
 		}
+		why += ", use " + use
 		if rs, known := lifecycle.Lookup(r.APIVersion, r.Kind); known && !rs.OnByDefault() {
 			why += " where the cluster enables it"
 		}
