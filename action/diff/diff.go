@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/krender/krender/action"
 	"github.com/krender/krender/files/filesys"
 	"github.com/krender/krender/files/loadroot"
@@ -151,24 +153,23 @@ func lendCRDs(base, head *side) {
 	if base.in == nil || head.in == nil {
 		return
 	}
-	defined := map[[2]string]bool{}
+	defined := map[schema.GroupKind]bool{}
 	for _, o := range base.in.CRDs {
-		defined[definedKind(o)] = true
+		if gk, ok := definedKind(o); ok {
+			defined[gk] = true
+		}
 	}
 	for _, o := range head.in.CRDs {
-		if k := definedKind(o); k != [2]string{} && !defined[k] {
+		if gk, ok := definedKind(o); ok && !defined[gk] {
 			base.in.CRDs = append(base.in.CRDs, o)
 		}
 	}
 }
 
-// definedKind is the group and kind a CRD object defines; zero for any
-// other object.
-func definedKind(o *manifest.Object) [2]string {
-	if !verdict.IsDefinition(o) {
-		return [2]string{}
-	}
-	return [2]string{manifest.ScalarAt(o.Node, "spec", "group"), manifest.ScalarAt(o.Node, "spec", "names", "kind")}
+// definedKind is the kind a CRD object defines; false for any other.
+func definedKind(o *manifest.Object) (schema.GroupKind, bool) {
+	group, kind, ok := o.DefinedKind()
+	return schema.GroupKind{Group: group, Kind: kind}, ok
 }
 
 // held are the paths fsys holds: a --crds path the base does not hold is a

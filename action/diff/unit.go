@@ -26,7 +26,7 @@ type unit struct {
 	secretValues []string
 	changedVars  []string
 	// newKinds are the kinds whose CRD the head adds in this tenant.
-	newKinds map[[2]string]bool
+	newKinds map[schema.GroupKind]bool
 }
 
 // compareUnit compares one tenant's two renders (an empty one where the
@@ -292,20 +292,25 @@ func (u *unit) unserved(o *object) []verdict.Problem {
 }
 
 // addedKinds learns the kinds whose CRD the head adds (the cluster has
-// none before this apply), unless the base's CRD files define them.
+// none before this apply), unless a CRD file defines them: the base's
+// hold the head's too (lendCRDs), and a CRD file says what the cluster
+// serves.
 func (u *unit) addedKinds(pairs []pair) {
 	for _, p := range pairs {
-		if p.old != nil || p.new == nil || !verdict.IsDefinition(p.new.o) {
+		if p.old != nil || p.new == nil {
 			continue
 		}
-		k := definedKind(p.new.o)
+		k, ok := definedKind(p.new.o)
+		if !ok {
+			continue
+		}
 		if u.crds.base != nil {
-			if _, known := u.crds.base.Scope(schema.GroupKind{Group: k[0], Kind: k[1]}); known {
+			if _, known := u.crds.base.Scope(k); known {
 				continue
 			}
 		}
 		if u.newKinds == nil {
-			u.newKinds = map[[2]string]bool{}
+			u.newKinds = map[schema.GroupKind]bool{}
 		}
 		u.newKinds[k] = true
 	}
@@ -315,7 +320,7 @@ func (u *unit) addedKinds(pairs []pair) {
 // where the same apply creates its CRD: kubectl maps every object to its
 // API before it applies any, and finds none for o's kind yet.
 func (u *unit) unmapped(o *object) []verdict.Problem {
-	if !u.newKinds[[2]string{o.group, o.kind}] || !verdict.IsCustom(o.o) {
+	if !u.newKinds[schema.GroupKind{Group: o.group, Kind: o.kind}] || !verdict.IsCustom(o.o) {
 		return nil
 	}
 	return []verdict.Problem{{Kind: verdict.Invalid, Msg: fmt.Sprintf("no matches for kind %q in version %q: its CustomResourceDefinition is new in this apply, and kubectl maps every object before it applies any (apply the CRD first; a second apply creates it)", o.kind, o.o.APIVersion())}}

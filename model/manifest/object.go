@@ -94,6 +94,15 @@ func (o *Object) Group() string {
 	return ""
 }
 
+// DefinedKind is the group and kind o defines when it is a
+// CustomResourceDefinition; ok is false for any other object.
+func (o *Object) DefinedKind() (group, kind string, ok bool) {
+	if o.Kind() != "CustomResourceDefinition" || o.Group() != "apiextensions.k8s.io" {
+		return "", "", false
+	}
+	return ScalarAt(o.Node, "spec", "group"), ScalarAt(o.Node, "spec", "names", "kind"), true
+}
+
 // Lookup follows mapping keys from n and returns the node found, or nil.
 func Lookup(n *yaml.Node, path ...string) *yaml.Node {
 	for _, key := range path {

@@ -30,10 +30,11 @@ var crdKind = schema.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResou
 func renderedCRDs(objs []*manifest.Object) map[schema.GroupKind]bool {
 	out := map[schema.GroupKind]bool{}
 	for _, o := range objs {
-		if (schema.GroupKind{Group: o.Group(), Kind: o.Kind()}) != crdKind {
+		group, kind, ok := o.DefinedKind()
+		if !ok {
 			continue
 		}
-		gk := schema.GroupKind{Group: manifest.ScalarAt(o.Node, "spec", "group"), Kind: manifest.ScalarAt(o.Node, "spec", "names", "kind")}
+		gk := schema.GroupKind{Group: group, Kind: kind}
 		switch manifest.ScalarAt(o.Node, "spec", "scope") {
 		case "Namespaced":
 			out[gk] = true

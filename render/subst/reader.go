@@ -169,11 +169,11 @@ type crdIndex map[string]*yaml.Node
 func indexCRDs(objs []*manifest.Object) crdIndex {
 	idx := crdIndex{}
 	for _, o := range objs {
-		if o.Kind() != "CustomResourceDefinition" || o.Group() != "apiextensions.k8s.io" {
+		group, kind, ok := o.DefinedKind()
+		if !ok {
 			continue
 		}
 		spec := manifest.Value(o.Node, "spec")
-		group, kind := manifest.ScalarAt(spec, "group"), manifest.ScalarAt(spec, "names", "kind")
 		vs := manifest.Value(spec, "versions")
 		if vs == nil || vs.Kind != yaml.SequenceNode {
 			continue
