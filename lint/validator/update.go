@@ -78,7 +78,7 @@ import (
 // where the kind keeps what its controller rolls out.
 type strategy struct {
 	rest.RESTCreateUpdateStrategy
-	template func(runtime.Object) any // nil: no pod template
+	template func(runtime.Object) any // the pod template (a pointer into the object); nil: none
 }
 
 // The API server's pod validation refuses privileged containers unless it
@@ -87,13 +87,13 @@ type strategy struct {
 func init() { capabilities.Setup(true, 0) }
 
 var strategies = map[schema.GroupKind]strategy{
-	{Group: "apps", Kind: "Deployment"}:  {deployment.Strategy, func(o runtime.Object) any { return o.(*apps.Deployment).Spec.Template }},
-	{Group: "apps", Kind: "StatefulSet"}: {statefulset.Strategy, func(o runtime.Object) any { return o.(*apps.StatefulSet).Spec.Template }},
-	{Group: "apps", Kind: "DaemonSet"}:   {daemonset.Strategy, func(o runtime.Object) any { return o.(*apps.DaemonSet).Spec.Template }},
-	{Group: "apps", Kind: "ReplicaSet"}:  {replicaset.Strategy, func(o runtime.Object) any { return o.(*apps.ReplicaSet).Spec.Template }},
-	{Group: "batch", Kind: "Job"}:        {job.Strategy, func(o runtime.Object) any { return o.(*batch.Job).Spec.Template }},
-	{Group: "batch", Kind: "CronJob"}:    {cronjob.Strategy, func(o runtime.Object) any { return o.(*batch.CronJob).Spec.JobTemplate }},
-	{Kind: "Pod"}:                        {pod.Strategy, func(o runtime.Object) any { return o.(*api.Pod).Spec }},
+	{Group: "apps", Kind: "Deployment"}:  {deployment.Strategy, func(o runtime.Object) any { return &o.(*apps.Deployment).Spec.Template }},
+	{Group: "apps", Kind: "StatefulSet"}: {statefulset.Strategy, func(o runtime.Object) any { return &o.(*apps.StatefulSet).Spec.Template }},
+	{Group: "apps", Kind: "DaemonSet"}:   {daemonset.Strategy, func(o runtime.Object) any { return &o.(*apps.DaemonSet).Spec.Template }},
+	{Group: "apps", Kind: "ReplicaSet"}:  {replicaset.Strategy, func(o runtime.Object) any { return &o.(*apps.ReplicaSet).Spec.Template }},
+	{Group: "batch", Kind: "Job"}:        {job.Strategy, func(o runtime.Object) any { return &o.(*batch.Job).Spec.Template }},
+	{Group: "batch", Kind: "CronJob"}:    {cronjob.Strategy, func(o runtime.Object) any { return &o.(*batch.CronJob).Spec.JobTemplate }},
+	{Kind: "Pod"}:                        {pod.Strategy, func(o runtime.Object) any { return &o.(*api.Pod).Spec }},
 	{Kind: "ConfigMap"}:                  {configmap.Strategy, nil},
 	{Kind: "Secret"}:                     {secret.Strategy, nil},
 	{Kind: "Service"}:                    {service.Strategy, nil},
@@ -174,7 +174,7 @@ func (APIServer) Update(old, new *manifest.Object) (verdict.Update, error) {
 		return verdict.Update{Refused: refused}, err
 	}
 	asCreated(ns, stored, applied)
-	keepPullPolicies(old, new, stored, applied)
+	keepPullPolicies(old, new, podSpecOf(st, stored), podSpecOf(st, applied))
 	st.PrepareForCreate(ctx, stored)
 	st.Canonicalize(stored)
 	// What the server wrote into the stored object (a Job's selector and
@@ -286,16 +286,15 @@ func decoded(o *manifest.Object, gvk schema.GroupVersionKind) (versioned runtime
 	return versioned, derr, nil
 }
 
-// keepPullPolicies gives each container of applied the imagePullPolicy
-// that stored holds where neither side writes one: the one default of a
-// pod spec that another field decides (Always for a :latest image), which
-// the API server wrote into the stored object at its create. kubectl's
-// patch carries only what the sides write, and defaulting fills only what
-// is empty, so the cluster keeps it whatever the head's image: a bare
-// Pod's new image is accepted, not refused for a pull policy it never
-// changes.
-func keepPullPolicies(old, new *manifest.Object, stored, applied runtime.Object) {
-	sp, ap := podSpecOf(stored), podSpecOf(applied)
+// keepPullPolicies gives each container of ap (the applied pod spec) the
+// imagePullPolicy sp (the stored one) holds where neither side writes one:
+// the one default of a pod spec that another field decides (Always for a
+// :latest image), which the API server wrote into the stored object at its
+// create. kubectl's patch carries only what the sides write, and
+// defaulting fills only what is empty, so the cluster keeps it whatever
+// the head's image: a bare Pod's new image is accepted, not refused for a
+// pull policy it never changes.
+func keepPullPolicies(old, new *manifest.Object, sp, ap *api.PodSpec) {
 	if sp == nil || ap == nil {
 		return
 	}
@@ -325,28 +324,20 @@ func keepPullPolicies(old, new *manifest.Object, stored, applied runtime.Object)
 	}
 }
 
-// podSpecOf is the pod spec of an internal workload or Pod, or nil.
-func podSpecOf(o runtime.Object) *api.PodSpec {
-	switch o := o.(type) {
-	case *api.Pod:
-		return &o.Spec
-	case *api.ReplicationController:
-		if o.Spec.Template == nil {
-			return nil
+// podSpecOf is the pod spec in o's pod template (st.template), or nil.
+func podSpecOf(st strategy, o runtime.Object) *api.PodSpec {
+	if st.template == nil {
+		return nil
+	}
+	switch t := st.template(o).(type) {
+	case *api.PodSpec:
+		return t
+	case *api.PodTemplateSpec:
+		if t != nil { // a ReplicationController's may be missing
+			return &t.Spec
 		}
-		return &o.Spec.Template.Spec
-	case *apps.Deployment:
-		return &o.Spec.Template.Spec
-	case *apps.StatefulSet:
-		return &o.Spec.Template.Spec
-	case *apps.DaemonSet:
-		return &o.Spec.Template.Spec
-	case *apps.ReplicaSet:
-		return &o.Spec.Template.Spec
-	case *batch.Job:
-		return &o.Spec.Template.Spec
-	case *batch.CronJob:
-		return &o.Spec.JobTemplate.Spec.Template.Spec
+	case *batch.JobTemplateSpec:
+		return &t.Spec.Template.Spec
 	}
 	return nil
 }
